@@ -1,0 +1,155 @@
+// The decoded body as it grows: its text, kept in a few large pieces for slicing frames'
+// raw text, and the map from character offsets to byte offsets.
+
+import { utf8Length, type Replacement } from './utf8.js'
+
+const PIECE = 1 << 16
+
+export class BodyText {
+  private pieces: string[] = []
+  private starts: number[] = []
+  private tail: string[] = []
+  private tailStart = 0
+  private tailLength = 0
+  length = 0
+
+  append(text: string): void {
+    if (text.length === 0) return
+    this.tail.push(text)
+    this.tailLength += text.length
+    this.length += text.length
+    if (this.tailLength >= PIECE) this.commitTail()
+  }
+
+  private commitTail(): void {
+    if (this.tail.length === 0) return
+    this.pieces.push(this.tail.length === 1 ? this.tail[0]! : this.tail.join(''))
+    this.starts.push(this.tailStart)
+    this.tailStart += this.tailLength
+    this.tail = []
+    this.tailLength = 0
+  }
+
+  slice(start: number, end: number): string {
+    if (end <= start) return ''
+    if (end > this.tailStart) this.commitTail()
+    let i = this.pieceAt(start)
+    const first = this.pieces[i]!
+    const firstStart = this.starts[i]!
+    if (end - firstStart <= first.length) return first.slice(start - firstStart, end - firstStart)
+    const parts = [first.slice(start - firstStart)]
+    for (i++; i < this.pieces.length; i++) {
+      const p = this.pieces[i]!
+      const s = this.starts[i]!
+      if (end - s <= p.length) { parts.push(p.slice(0, end - s)); break }
+      parts.push(p)
+    }
+    return parts.join('')
+  }
+
+  private pieceAt(offset: number): number {
+    let lo = 0
+    let hi = this.starts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (this.starts[mid]! <= offset) lo = mid
+      else hi = mid - 1
+    }
+    return lo
+  }
+
+  toString(): string {
+    this.commitTail()
+    if (this.pieces.length > 1) {
+      this.pieces = [this.pieces.join('')]
+      this.starts = [0]
+    }
+    return this.pieces[0] ?? ''
+  }
+}
+
+interface Segment {
+  char: number
+  byte: number
+  chars: number
+  /** Set for segments that are not pure ASCII: their text, to count bytes in. */
+  text: string | null
+  /** Replacement characters (char index in segment → bytes they stood for). */
+  replaced: Map<number, number> | null
+}
+
+/**
+ * Character → byte offsets, asked for in increasing order only (frames arrive in order), so
+ * a cursor walks forward and segments behind it are dropped: linear time, bounded memory.
+ */
+export class ByteOffsets {
+  private segments: Segment[] = []
+  private head = 0
+  private cursorChar = 0
+  private cursorByte = 0
+  private totalChars = 0
+  private totalBytes = 0
+
+  /** Bytes before the first character (a dropped BOM). */
+  skipBytes(n: number): void {
+    this.totalBytes += n
+    this.cursorByte += n
+  }
+
+  add(text: string, byteLength: number, ascii: boolean, replacements: Replacement[]): void {
+    if (text.length === 0) { this.totalBytes += byteLength; return }
+    const last = this.segments[this.segments.length - 1]
+    if (ascii && last && last.text === null && this.segments.length > this.head) {
+      last.chars += text.length
+    } else {
+      let replaced: Map<number, number> | null = null
+      if (replacements.length > 0) {
+        replaced = new Map()
+        for (const r of replacements) replaced.set(r.char, r.byteLength)
+      }
+      this.segments.push({ char: this.totalChars, byte: this.totalBytes, chars: text.length, text: ascii ? null : text, replaced })
+    }
+    this.totalChars += text.length
+    this.totalBytes += byteLength
+  }
+
+  get bytes(): number {
+    return this.totalBytes
+  }
+
+  byteAt(char: number): number {
+    if (char < this.cursorChar) throw new Error(`byteAt(${char}) behind the cursor ${this.cursorChar}`)
+    while (this.head < this.segments.length) {
+      const s = this.segments[this.head]!
+      const segEnd = s.char + s.chars
+      if (char < segEnd || (char === segEnd && this.head === this.segments.length - 1)) {
+        this.cursorByte += countBytes(s, this.cursorChar - s.char, char - s.char)
+        this.cursorChar = char
+        return this.cursorByte
+      }
+      this.cursorByte += countBytes(s, this.cursorChar - s.char, s.chars)
+      this.cursorChar = segEnd
+      this.head++
+      if (this.head > 1024 && this.head * 2 > this.segments.length) {
+        this.segments = this.segments.slice(this.head)
+        this.head = 0
+      }
+    }
+    return this.cursorByte
+  }
+}
+
+function countBytes(s: Segment, from: number, to: number): number {
+  if (s.text === null) return to - from
+  if (s.replaced === null) return utf8Length(s.text, from, to)
+  let bytes = 0
+  for (let i = from; i < to; i++) {
+    const r = s.replaced.get(i)
+    if (r !== undefined) { bytes += r; continue }
+    const c = s.text.charCodeAt(i)
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < to
+    bytes += utf8Length(s.text, i, pair ? i + 2 : i + 1)
+    if (pair) i++
+  }
+  return bytes
+}

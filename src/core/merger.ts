@@ -1,0 +1,299 @@
+// The one pipeline every face runs: bytes → decoded text → frames → deltas → Reply.
+// `push` costs time proportional to its chunk: nothing already seen is scanned again.
+
+import { BodyText, ByteOffsets } from './body.js'
+import type { FrameSink, RawEntry, RawFrame, Splitter } from './framing.js'
+import { createJsonArraySplitter } from './json-array.js'
+import { parseJson } from './json-error.js'
+import { createNdjsonSplitter } from './ndjson.js'
+import { Router } from './router.js'
+import { createSseSplitter, readSseBlock } from './sse.js'
+import { FrameTable } from './frame-table.js'
+import { sniffTransport, transportFromContentType, type Sniffed } from './transport.js'
+import type {
+  Diagnostic, Frame, FrameEntry, FrameError, Inspection, JsonSyntaxError, MergeOptions, Reply, Transport,
+} from './types.js'
+import { Utf8Stream, utf8Length, type DecodedChunk } from './utf8.js'
+
+export interface Merger {
+  /** Feed the next piece of the body; `t` is its arrival time (ms), when known. */
+  push(chunk: string | Uint8Array, t?: number): void
+  /** The body is complete: dispatch what is left and return the final Reply. */
+  end(): Reply
+  /** The Reply as it stands now (arguments parsed now, the stream left open). */
+  snapshot(): Reply
+  /** Everything beside the Reply: frames, entries, stream errors, diagnostics, provenance. */
+  inspect(): Inspection
+  readonly frameCount: number
+  /** One frame, built on demand (raw text, data, parsed JSON). */
+  frame(seq: number): Frame
+  /** Frames [from, to), built on demand. */
+  frames(from?: number, to?: number): Frame[]
+  /** The Reply as it stood right after frame `seq`. */
+  replyAt(seq: number): Reply
+}
+
+const ASCII = /^[\x00-\x7f]*$/
+
+export function createMerger(options: MergeOptions = {}): Merger {
+  return new StreamMerger(options)
+}
+
+/** Merges a whole body at once. */
+export function merge(input: string | Uint8Array, options: MergeOptions = {}): Reply {
+  const m = new StreamMerger(options)
+  m.push(input)
+  return m.end()
+}
+
+class StreamMerger implements Merger {
+  private readonly utf8 = new Utf8Stream()
+  private readonly body = new BodyText()
+  private readonly offsets = new ByteOffsets()
+  private readonly table = new FrameTable()
+  private readonly router: Router
+  private readonly entries: FrameEntry[] = []
+  private readonly errors: FrameError[] = []
+  private readonly diagnostics: Diagnostic[] = []
+  private transport: Transport | null = null
+  private splitter: Splitter | null = null
+  private head: string[] = []
+  private headHasText = false
+  private started = false
+  private highSurrogate = ''
+  private time: number | null = null
+  private ended = false
+  private final: Reply | null = null
+
+  constructor(private readonly options: MergeOptions) {
+    this.router = new Router(options)
+    const preset = options.transport ? { transport: options.transport, reason: 'forced' } : transportFromContentType(options.contentType)
+    if (preset) this.choose(preset)
+  }
+
+  get frameCount(): number {
+    return this.table.count
+  }
+
+  push(chunk: string | Uint8Array, t?: number): void {
+    if (this.ended) throw new Error('push() after end(): create a new merger for a new body')
+    if (t !== undefined) this.time = t
+    if (typeof chunk === 'string') this.pushString(chunk)
+    else this.pushDecoded(this.utf8.decode(chunk))
+  }
+
+  private pushString(chunk: string): void {
+    let text = this.highSurrogate + chunk
+    this.highSurrogate = ''
+    const last = text.charCodeAt(text.length - 1)
+    // a surrogate pair split between two string chunks is one character
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.highSurrogate = text.slice(-1)
+      text = text.slice(0, -1)
+    }
+    const ascii = ASCII.test(text)
+    this.pushDecoded({ text, byteLength: ascii ? text.length : utf8Length(text), ascii, replacements: [] })
+  }
+
+  private pushDecoded(chunk: DecodedChunk): void {
+    let { text, byteLength, replacements } = chunk
+    if (!this.started && text.length > 0) {
+      this.started = true
+      if (text.charCodeAt(0) === 0xfeff) {
+        // a BOM at the very start is not part of the body's text (WHATWG)
+        text = text.slice(1)
+        byteLength -= 3
+        this.offsets.skipBytes(3)
+        replacements = replacements.map((r) => ({ ...r, char: r.char - 1 }))
+      }
+    }
+    if (text.length === 0 && byteLength === 0) return
+    const byteBase = this.offsets.bytes
+    for (const r of replacements) {
+      this.diagnostics.push({
+        frame: null, level: 'warning', code: 'invalid-utf8', byteOffset: byteBase + r.byte, offset: this.body.length + r.char,
+        message: `invalid UTF-8 (${r.bytes}) at byte ${byteBase + r.byte}, shown as U+FFFD`,
+      })
+    }
+    this.offsets.add(text, byteLength, chunk.ascii, replacements)
+    this.body.append(text)
+    this.feed(text)
+  }
+
+  private feed(text: string): void {
+    if (this.splitter !== null) { this.splitter.push(text); return }
+    if (this.transport === 'unknown') return
+    this.head.push(text)
+    if (!this.headHasText) {
+      if (!/\S/.test(text)) return
+      this.headHasText = true
+    }
+    const sniffed = sniffTransport(this.head.join(''), false)
+    if (sniffed) this.choose(sniffed)
+  }
+
+  private choose(sniffed: Sniffed): void {
+    this.transport = sniffed.transport
+    const sink = this.sink()
+    if (sniffed.transport === 'sse') this.splitter = createSseSplitter(sink)
+    else if (sniffed.transport === 'ndjson') this.splitter = createNdjsonSplitter(sink)
+    else if (sniffed.transport === 'json') this.splitter = createJsonArraySplitter(sink)
+    else {
+      const binary = 'binary' in sniffed && sniffed.binary === true
+      this.diagnostics.push({
+        frame: null, level: 'error', code: binary ? 'binary-eventstream' : 'unknown-transport',
+        message: `No frames read: ${sniffed.reason}. The body is shown as raw text.`,
+      })
+    }
+    const held = this.head.join('')
+    this.head = []
+    if (this.splitter !== null && held.length > 0) this.splitter.push(held)
+  }
+
+  private sink(): FrameSink {
+    return {
+      frame: (f) => this.onFrame(f),
+      entry: (e) => this.onEntry(e),
+      problem: (code, message, offset) => this.diagnostics.push({ frame: null, level: 'warning', code, message, offset }),
+    }
+  }
+
+  private onEntry(e: RawEntry): void {
+    this.entries.push({ ...e, raw: this.body.slice(e.start, e.end), beforeFrame: this.table.count })
+  }
+
+  private onFrame(f: RawFrame): void {
+    const seq = this.table.count
+    let kind: Frame['kind'] = 'data'
+    let json: unknown = undefined
+    let error: JsonSyntaxError | null = null
+    if (isDone(f.data)) kind = 'done'
+    else {
+      const parsed = parseJson(f.data)
+      if (parsed.ok) json = parsed.value
+      else { kind = 'invalid'; error = parsed.error }
+    }
+    this.table.add({
+      start: f.start, end: f.end, byteStart: this.offsets.byteAt(f.start), byteEnd: this.offsets.byteAt(f.end),
+      line: f.line, kind, unterminated: f.unterminated, event: f.event, id: f.id, retry: f.retry, time: this.time, error,
+    })
+    if (f.unterminated) {
+      this.diagnostics.push({
+        frame: seq, level: 'warning', code: 'unterminated-frame', offset: f.start,
+        message: `frame ${seq} (line ${f.line}) was not ended by a blank line; dispatched at the end of the body`,
+      })
+    }
+    if (kind === 'done') this.router.done(seq)
+    else if (kind === 'invalid') {
+      this.errors.push({ frame: seq, offset: f.start, line: f.line, raw: this.body.slice(f.start, f.end), message: error!.message })
+    } else this.router.frame({ seq, event: f.event, json })
+  }
+
+  end(): Reply {
+    if (this.final) return this.final
+    this.ended = true
+    if (this.highSurrogate) this.pushDecoded({ text: this.highSurrogate, byteLength: 3, ascii: false, replacements: [] })
+    const rest = this.utf8.end()
+    if (rest.byteLength > 0) this.pushDecoded(rest)
+    if (this.splitter === null && this.transport !== 'unknown') this.choose(sniffTransport(this.head.join(''), true)!)
+    this.splitter?.end()
+    this.router.end(this.table.count - 1)
+    this.final = this.reply()
+    if (!this.final.done && this.transport !== 'unknown') {
+      this.diagnostics.push({ frame: null, level: 'warning', code: 'no-terminal-event', message: 'the stream ended without a terminal event ([DONE], message_stop, response.completed, done:true or a finish reason)' })
+    }
+    if (this.router.provider === 'generic' && this.table.count > 0 && !this.options.provider) {
+      this.diagnostics.push({ frame: null, level: 'warning', code: 'unknown-provider', message: 'no frame matched a known provider: frames are listed, no reply was rebuilt (force one with the provider option)' })
+    }
+    return this.final
+  }
+
+  snapshot(): Reply {
+    return this.final ?? this.reply()
+  }
+
+  private reply(): Reply {
+    const state = this.router.accumulator.state()
+    return {
+      transport: this.transport ?? 'unknown',
+      provider: this.router.provider,
+      done: state.done,
+      frameCount: this.table.count,
+      choices: state.choices,
+      usage: state.usage,
+      errors: this.errors.slice(),
+    }
+  }
+
+  frame(seq: number): Frame {
+    const row = this.table.row(seq)
+    const raw = this.body.slice(row.start, row.end)
+    const data = this.dataOf(raw)
+    const frame: Frame = {
+      seq, kind: row.kind, raw, start: row.start, end: row.end, byteStart: row.byteStart, byteEnd: row.byteEnd,
+      line: row.line, event: row.event, id: row.id, retry: row.retry, data, time: row.time, unterminated: row.unterminated,
+    }
+    if (row.kind === 'data') {
+      const parsed = parseJson(data)
+      if (parsed.ok) frame.json = parsed.value
+    }
+    if (row.error) frame.error = row.error
+    return frame
+  }
+
+  /** A frame's data, read again from its raw text by the same rules. */
+  private dataOf(raw: string): string {
+    if (this.transport === 'sse') return readSseBlock(raw).data ?? ''
+    if (this.transport === 'ndjson') return raw.replace(/\r?\n$|\r$/, '')
+    return raw
+  }
+
+  frames(from = 0, to = this.table.count): Frame[] {
+    const out: Frame[] = []
+    for (let i = Math.max(0, from); i < Math.min(to, this.table.count); i++) out.push(this.frame(i))
+    return out
+  }
+
+  replyAt(seq: number): Reply {
+    const last = Math.min(seq, this.table.count - 1)
+    const router = new Router({ ...this.options, provider: this.router.provider })
+    for (let i = 0; i <= last; i++) {
+      const f = this.frame(i)
+      if (f.kind === 'done') router.done(i)
+      else if (f.kind === 'data') router.frame({ seq: i, event: f.event, json: f.json })
+    }
+    const state = router.accumulator.state()
+    return {
+      transport: this.transport ?? 'unknown',
+      provider: router.provider,
+      done: state.done,
+      frameCount: last + 1,
+      choices: state.choices,
+      usage: state.usage,
+      errors: this.errors.filter((e) => e.frame <= last),
+    }
+  }
+
+  inspect(): Inspection {
+    const reply = this.snapshot()
+    const acc = this.router.accumulator
+    const diagnostics = [...this.diagnostics, ...acc.diagnostics].sort((a, b) => (a.frame ?? -1) - (b.frame ?? -1))
+    return {
+      reply,
+      transport: reply.transport,
+      provider: reply.provider,
+      providerReason: this.router.reason,
+      frames: this.frames(),
+      entries: this.entries.slice(),
+      streamErrors: acc.streamErrors.slice(),
+      diagnostics,
+      provenance: acc.provenanceRecords(),
+      chars: this.body.length,
+      bytes: this.offsets.bytes,
+    }
+  }
+}
+
+function isDone(data: string): boolean {
+  return data.length <= 16 && data.trim() === '[DONE]'
+}

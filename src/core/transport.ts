@@ -1,0 +1,43 @@
+// Which framing a body uses (DESIGN §2): the Content-Type when it says, else the first
+// non-blank line. Undecided text is held until that line shows enough.
+
+import type { Transport } from './types.js'
+
+export type Sniffed =
+  | { transport: Transport; reason: string }
+  | { transport: 'unknown'; reason: string; binary?: boolean }
+
+const NDJSON_TYPES = /^application\/(x-)?(ndjson|jsonl|json-lines|jsonlines|x-jsonlines|json-seq)\b|^application\/stream\+json\b/
+
+export function transportFromContentType(contentType: string | undefined): Sniffed | null {
+  if (!contentType) return null
+  const type = contentType.toLowerCase().trim()
+  if (type.startsWith('text/event-stream')) return { transport: 'sse', reason: 'content-type' }
+  if (NDJSON_TYPES.test(type)) return { transport: 'ndjson', reason: 'content-type' }
+  if (type.startsWith('application/vnd.amazon.eventstream')) {
+    return { transport: 'unknown', reason: 'AWS binary event-stream (application/vnd.amazon.eventstream) is not SSE and is not supported', binary: true }
+  }
+  return null
+}
+
+const SSE_FIELD = /^(data|event|id|retry)(:|$)/
+
+/**
+ * Decides from the start of the body, or returns null while it cannot yet tell.
+ * `final` is true at the end of the body: then it always decides.
+ */
+export function sniffTransport(head: string, final: boolean): Sniffed | null {
+  let i = 0
+  while (i < head.length && /\s/.test(head[i]!)) i++
+  if (i >= head.length) return final ? { transport: 'unknown', reason: 'the body is empty' } : null
+  const c = head[i]!
+  if (c === ':') return { transport: 'sse', reason: 'sniffed: starts with an SSE comment' }
+  if (c === '[') return { transport: 'json', reason: 'sniffed: starts with "["' }
+  if (c === '{') return { transport: 'ndjson', reason: 'sniffed: the first line is a JSON object' }
+  if (c === '\0' || c === '\uFFFD') return { transport: 'unknown', reason: 'the body looks binary', binary: true }
+  const eol = head.slice(i).search(/[\r\n]/)
+  const line = eol < 0 ? head.slice(i) : head.slice(i, i + eol)
+  if (SSE_FIELD.test(line)) return { transport: 'sse', reason: 'sniffed: the first line is an SSE field' }
+  if (eol < 0 && !final && line.length < 8 && !line.includes(':')) return null
+  return { transport: 'unknown', reason: `not SSE, NDJSON or a JSON array: the first line is ${JSON.stringify(line.length > 80 ? line.slice(0, 80) + '…' : line)}` }
+}

@@ -1,0 +1,309 @@
+// The shapes that cross stage boundaries: bytes → frames → deltas → reply.
+// Everything here is plain data (structured-clone safe), so the panel can receive it
+// over postMessage and a fixture can store it as JSON.
+
+export type Transport = 'sse' | 'ndjson' | 'json' | 'unknown'
+
+export type ProviderId =
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'anthropic'
+  | 'gemini'
+  | 'ollama'
+  | 'ai-sdk'
+  | 'generic'
+
+// ---------------------------------------------------------------------------
+// The Reply contract (DESIGN.md §4). Small and stable: fixtures store it.
+
+export interface Reply {
+  transport: Transport
+  provider: ProviderId
+  /** A terminal marker was seen ([DONE], message_stop, response.completed, done:true, finish). */
+  done: boolean
+  /** Frames as defined in DESIGN §2: [DONE] counts; comments and empty blocks do not. */
+  frameCount: number
+  choices: ReplyChoice[]
+  usage: Record<string, unknown> | null
+  errors: FrameError[]
+}
+
+export interface ReplyChoice {
+  index: number
+  role: string | null
+  content: string
+  reasoning: string
+  refusal: string
+  toolCalls: ReplyToolCall[]
+  finishReason: string | null
+}
+
+export interface ReplyToolCall {
+  /** The wire key (OpenAI tool_calls[].index, Anthropic block index, Responses output_index); order of arrival where the wire has none. */
+  index: number
+  id: string | null
+  type: string | null
+  name: string | null
+  /** Exactly the concatenated fragments. */
+  arguments: string
+  parsedArguments: unknown | null
+  argumentsError: string | null
+}
+
+/** A frame whose data failed to parse. */
+export interface FrameError {
+  /** The frame's seq. */
+  frame: number
+  /** Character offset of the frame's first character in the decoded body. */
+  offset: number
+  /** 1-based line number of the frame's first line. */
+  line: number
+  raw: string
+  message: string
+}
+
+// ---------------------------------------------------------------------------
+// Frames (DESIGN §2)
+
+export type FrameKind = 'data' | 'done' | 'invalid'
+
+export interface Frame {
+  /** 0-based among frames. */
+  seq: number
+  kind: FrameKind
+  /** The block's text as received, without the blank line that ended it. */
+  raw: string
+  /** Character offsets into the decoded body (BOM excluded), end exclusive. */
+  start: number
+  end: number
+  /** Byte offsets into the body as received (BOM included), end exclusive. */
+  byteStart: number
+  byteEnd: number
+  /** 1-based number of the frame's first line. */
+  line: number
+  event: string | null
+  id: string | null
+  retry: number | null
+  data: string
+  /** Arrival time of the chunk that completed the frame, when the caller gave times. */
+  time: number | null
+  /** The body ended before the blank line that should have closed this frame. */
+  unterminated: boolean
+  /** The parsed data, for kind 'data'. */
+  json?: unknown
+  /** The parse failure, for kind 'invalid'. */
+  error?: JsonSyntaxError
+}
+
+/** Blocks the SSE spec throws away, kept for display: not frames, never parsed. */
+export interface FrameEntry {
+  kind: 'comment' | 'empty'
+  raw: string
+  start: number
+  end: number
+  line: number
+  /** seq of the next frame (the entry is shown before it); frameCount when none followed. */
+  beforeFrame: number
+}
+
+export interface JsonSyntaxError {
+  message: string
+  /** Character position inside the frame's data. */
+  position: number
+}
+
+// ---------------------------------------------------------------------------
+// Neutral deltas: what a provider adapter emits for one parsed frame.
+// The accumulator applies them without knowing the provider.
+
+export type Channel = 'content' | 'reasoning' | 'refusal'
+
+export type Delta =
+  | ChoiceDelta
+  | TextDelta
+  | ToolCallDelta
+  | FinishDelta
+  | UsageDelta
+  | StreamErrorDelta
+  | DoneDelta
+  | FinalTextDelta
+  | FinalToolCallDelta
+  | NoteDelta
+
+/** The choice exists (and may carry a role). */
+export interface ChoiceDelta {
+  type: 'choice'
+  choice: number
+  role?: string | null
+}
+
+/** Appends text to one channel of one choice. */
+export interface TextDelta {
+  type: 'text'
+  choice: number
+  channel: Channel
+  text: string
+}
+
+export interface ToolCallDelta {
+  type: 'tool-call'
+  choice: number
+  /** The wire index; null when the wire has none (Gemini parts, Ollama, some compatible servers). */
+  key: number | null
+  id?: string | null
+  name?: string | null
+  callType?: string | null
+  /** An arguments fragment, appended as text. */
+  arguments?: string | null
+  /** The call arrived whole (Gemini functionCall, Ollama tool_calls[]): always a new call. */
+  whole?: boolean
+  /** Arguments to use when no fragment ever arrives (Anthropic's content_block_start `input`). */
+  argumentsIfEmpty?: string
+}
+
+export interface FinishDelta {
+  type: 'finish'
+  choice: number
+  reason: string | null
+}
+
+export interface UsageDelta {
+  type: 'usage'
+  usage: Record<string, unknown>
+}
+
+/** A provider error payload inside the stream (not a parse failure). */
+export interface StreamErrorDelta {
+  type: 'stream-error'
+  message: string
+  code?: string | number | null
+  errorType?: string | null
+  payload: unknown
+}
+
+export interface DoneDelta {
+  type: 'done'
+}
+
+/** An authoritative final text (Responses *.done / response.completed): compared, never overwriting. */
+export interface FinalTextDelta {
+  type: 'final-text'
+  choice: number
+  channel: Channel
+  text: string
+  source: string
+}
+
+/** An authoritative final tool call (Responses function_call_arguments.done, output_item.done). */
+export interface FinalToolCallDelta {
+  type: 'final-tool-call'
+  choice: number
+  key: number
+  id?: string | null
+  name?: string | null
+  arguments?: string | null
+  source: string
+}
+
+/** Something worth showing that does not change the reply (ignored events, metadata). */
+export interface NoteDelta {
+  type: 'note'
+  level: 'info' | 'warning'
+  message: string
+}
+
+// ---------------------------------------------------------------------------
+// What an adapter sees: one parsed frame.
+
+export interface ParsedFrame {
+  seq: number
+  event: string | null
+  json: unknown
+}
+
+/** One module per wire format (src/providers/<id>.ts). */
+export interface ProviderAdapter {
+  id: ProviderId
+  /** True when this parsed frame is unmistakably this provider's. */
+  recognizes(frame: ParsedFrame): boolean
+  /** A fresh mapper for one stream; it may keep state between frames. */
+  createMapper(): FrameMapper
+}
+
+export interface FrameMapper {
+  map(frame: ParsedFrame): Delta[]
+  /** Called once at the end of the stream, to close what is still open. */
+  flush?(): Delta[]
+}
+
+// ---------------------------------------------------------------------------
+// Beside the Reply: what the panel and the CLI show.
+
+export interface StreamError {
+  frame: number
+  message: string
+  code: string | number | null
+  type: string | null
+  payload: unknown
+}
+
+export interface Diagnostic {
+  /** The frame it concerns; null for the stream as a whole. */
+  frame: number | null
+  level: 'info' | 'warning' | 'error'
+  code: DiagnosticCode
+  message: string
+  byteOffset?: number
+  offset?: number
+}
+
+export type DiagnosticCode =
+  | 'invalid-utf8'
+  | 'unterminated-frame'
+  | 'unknown-transport'
+  | 'binary-eventstream'
+  | 'unknown-provider'
+  | 'no-terminal-event'
+  | 'final-mismatch'
+  | 'tool-name-changed'
+  | 'arguments-invalid'
+  | 'note'
+  | 'truncated-json-array'
+  | 'stray-text'
+
+/** A run of reply text and the frame that produced it. */
+export interface Provenance {
+  frame: number
+  choice: number
+  channel: Channel | 'arguments'
+  /** For 'arguments': the position of the call in choice.toolCalls. */
+  toolCall: number | null
+  /** Character range inside that field's final text. */
+  start: number
+  end: number
+}
+
+export interface MergeOptions {
+  provider?: ProviderId
+  transport?: Transport
+  /** The response's Content-Type, when known: helps transport detection. */
+  contentType?: string
+  /** The request URL, when known: helps provider detection. */
+  url?: string
+}
+
+export interface Inspection {
+  reply: Reply
+  transport: Transport
+  provider: ProviderId
+  /** How the provider was chosen. */
+  providerReason: 'forced' | 'frames' | 'url' | 'content-type' | 'default'
+  frames: Frame[]
+  entries: FrameEntry[]
+  streamErrors: StreamError[]
+  diagnostics: Diagnostic[]
+  provenance: Provenance[]
+  /** Decoded body length in characters and bytes seen. */
+  chars: number
+  bytes: number
+}

@@ -1,0 +1,133 @@
+// Anthropic Messages streaming: message_start → (content_block_start → content_block_delta* →
+// content_block_stop)* → message_delta+ → message_stop, with pings and a mid-stream `error`.
+// Dispatch is on the JSON `type`, not the SSE event name: proxies drop the `event:` lines.
+// There is one choice (0); tool calls are keyed by the content block index.
+
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import { errorDelta, index, isObject, str, usageObject, type JsonObject } from './shared.js'
+
+/** Event types no other wire format uses: one of them is enough to name the stream. */
+const OWN_TYPES: ReadonlySet<string> = new Set([
+  'message_start', 'content_block_start', 'content_block_delta', 'content_block_stop',
+  'message_delta', 'message_stop',
+])
+
+/** Blocks whose input streams as `input_json_delta` and that become tool calls in the reply. */
+const TOOL_BLOCKS: ReadonlySet<string> = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use'])
+
+export const anthropic: ProviderAdapter = {
+  id: 'anthropic',
+  recognizes(frame) {
+    const j = frame.json
+    if (!isObject(j)) return false
+    const type = str(j['type'])
+    if (type === null) return false
+    if (OWN_TYPES.has(type)) return true
+    // `ping` and `error` are generic words (Responses has an `error` event too): only claim
+    // them when the SSE event name agrees and, for errors, Anthropic's nested shape is there.
+    if (type === 'ping') return frame.event === 'ping'
+    if (type === 'error') return frame.event === 'error' && isObject(j['error']) && str(j['error']['type']) !== null
+    return false
+  },
+  createMapper(): FrameMapper {
+    return { map: mapEvent }
+  },
+}
+
+function mapEvent(frame: ParsedFrame): Delta[] {
+  const j = frame.json
+  if (!isObject(j)) return []
+  const type = str(j['type'])
+  switch (type) {
+    case 'message_start': return mapMessageStart(j)
+    case 'content_block_start': return mapBlockStart(j)
+    case 'content_block_delta': return mapBlockDelta(j)
+    case 'message_delta': return mapMessageDelta(j)
+    case 'message_stop': return [{ type: 'done' }]
+    case 'content_block_stop':
+    case 'ping':
+      return []
+    case 'error': return mapError(j)
+    default:
+      // The API reserves the right to add event types; they must be ignored, visibly.
+      return [{ type: 'note', level: 'info', message: `ignored Anthropic event type ${JSON.stringify(type)}` }]
+  }
+}
+
+function mapMessageStart(j: JsonObject): Delta[] {
+  const message = isObject(j['message']) ? j['message'] : {}
+  const out: Delta[] = [{ type: 'choice', choice: 0, role: str(message['role']) }]
+  const usage = usageObject(message['usage'])
+  if (usage) out.push({ type: 'usage', usage })
+  return out
+}
+
+function mapBlockStart(j: JsonObject): Delta[] {
+  const block = j['content_block']
+  if (!isObject(block)) return []
+  const blockType = str(block['type'])
+  if (blockType === 'text') return initialText(block['text'], 'content')
+  if (blockType === 'thinking') return initialText(block['thinking'], 'reasoning')
+  if (blockType !== null && TOOL_BLOCKS.has(blockType)) return [toolStart(j, block, blockType)]
+  // redacted_thinking (opaque), *_tool_result, container_upload…: whole blocks that are
+  // neither text nor a call the client must run.
+  return [{ type: 'note', level: 'info', message: `content block ${String(index(j['index']))}: ${blockType ?? 'untyped'} block kept out of the reply` }]
+}
+
+/** A start block may already carry text; usually it is "" (which appends nothing). */
+function initialText(text: unknown, channel: 'content' | 'reasoning'): Delta[] {
+  return typeof text === 'string' && text !== '' ? [{ type: 'text', choice: 0, channel, text }] : []
+}
+
+function toolStart(j: JsonObject, block: JsonObject, blockType: string): Delta {
+  return {
+    type: 'tool-call',
+    choice: 0,
+    key: index(j['index']),
+    id: str(block['id']),
+    name: str(block['name']),
+    callType: blockType,
+    // A tool with no parameters gets no input_json_delta at all; its input is this object.
+    argumentsIfEmpty: JSON.stringify(block['input'] ?? {}),
+  }
+}
+
+function mapBlockDelta(j: JsonObject): Delta[] {
+  const delta = j['delta']
+  if (!isObject(delta)) return []
+  switch (delta['type']) {
+    case 'text_delta': return textDelta(delta['text'], 'content')
+    case 'thinking_delta': return textDelta(delta['thinking'], 'reasoning')
+    case 'input_json_delta': {
+      const fragment = str(delta['partial_json'])
+      if (fragment === null) return []
+      return [{ type: 'tool-call', choice: 0, key: index(j['index']), arguments: fragment }]
+    }
+    // Signatures and citations are metadata of a block, not reply text.
+    case 'signature_delta':
+    case 'citations_delta':
+      return []
+    default:
+      return [{ type: 'note', level: 'info', message: `ignored content block delta type ${JSON.stringify(delta['type'] ?? null)}` }]
+  }
+}
+
+function textDelta(text: unknown, channel: 'content' | 'reasoning'): Delta[] {
+  return typeof text === 'string' ? [{ type: 'text', choice: 0, channel, text }] : []
+}
+
+/** stop_reason and cumulative usage; the usage overwrites message_start's field by field. */
+function mapMessageDelta(j: JsonObject): Delta[] {
+  const out: Delta[] = []
+  const delta = isObject(j['delta']) ? j['delta'] : {}
+  const reason = str(delta['stop_reason'])
+  if (reason) out.push({ type: 'finish', choice: 0, reason })
+  const usage = usageObject(j['usage'])
+  if (usage) out.push({ type: 'usage', usage })
+  return out
+}
+
+function mapError(j: JsonObject): Delta[] {
+  const error = errorDelta(j)
+  return [error ?? { type: 'stream-error', message: 'error event without an error object', payload: j }]
+}

@@ -1,0 +1,345 @@
+// OpenAI Responses API streaming: SSE `response.*` events, dispatched on the JSON `type`
+// (proxies drop the `event:` line). One choice, index 0, role `assistant`.
+//
+// Text arrives as parts: an output_text or refusal part of a message item (content_index),
+// a summary part (summary_index) or a reasoning_text part (content_index) of a reasoning
+// item. Parts of one channel are concatenated in arrival order. Reasoning parts are joined
+// with "\n\n": each summary part is its own paragraph, usually opening with a bold title,
+// and run together they read "…done.**Next step**". Content and refusal parts are joined
+// with nothing, as the SDK's `output_text` joins them.
+//
+// Authoritative values (`*.done`, the `response` of a terminal event) are sent as
+// final-text / final-tool-call deltas; the accumulator compares them and never overwrites.
+// A part's final value covers one part, while the accumulator compares a whole channel, so
+// the mapper mirrors each channel's parts and sends the whole channel as the final would
+// have it: the streamed parts, with that part's text replaced by its final value.
+
+import type { Channel, Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import { arr, errorDelta, index, isObject, str, usageObject, type JsonObject } from './shared.js'
+
+const CHOICE = 0
+
+export const openaiResponses: ProviderAdapter = {
+  id: 'openai-responses',
+  recognizes(frame) {
+    const t = isObject(frame.json) ? str(frame.json['type']) : null
+    return t !== null && t.startsWith('response.')
+  },
+  createMapper(): FrameMapper {
+    const mapper = new ResponsesMapper()
+    return { map: (frame) => mapper.map(frame) }
+  },
+}
+
+/** The Responses item types that are calls a client must run, with the tool type they name. */
+const CALL_TYPES: Record<string, string> = {
+  function_call: 'function',
+  custom_tool_call: 'custom',
+  mcp_call: 'mcp',
+}
+
+/** One streamed part of a channel, as the accumulator holds it. */
+interface Run {
+  key: string
+  parts: string[]
+}
+
+/**
+ * What the accumulator holds in one channel, as runs of parts in arrival order. A run
+ * starts when a delta's part differs from the previous delta's; runs are never empty.
+ */
+class ChannelMirror {
+  readonly runs: Run[] = []
+  constructor(private readonly separator: string) {}
+
+  /** Records a delta and returns the text to append: the separator first when a new part starts. */
+  append(key: string, text: string): string {
+    const last = this.runs[this.runs.length - 1]
+    if (last && last.key === key) {
+      last.parts.push(text)
+      return text
+    }
+    this.runs.push({ key, parts: [text] })
+    return last ? this.separator + text : text
+  }
+
+  /**
+   * The channel as the given final values say it should read: each streamed part replaced
+   * by its final value, final parts that never streamed added at the end. A part that
+   * streamed in several runs (parts interleaved, never seen in practice) takes its final
+   * value in its first run, so the comparison reports it.
+   */
+  expected(finals: ReadonlyMap<string, string>): string {
+    const texts: string[] = []
+    const placed = new Set<string>()
+    for (const run of this.runs) {
+      const final = finals.get(run.key)
+      if (final === undefined) texts.push(run.parts.join(''))
+      else if (placed.has(run.key)) texts.push('')
+      else { texts.push(final); placed.add(run.key) }
+    }
+    for (const [key, final] of finals) {
+      if (!placed.has(key) && final !== '') texts.push(final)
+    }
+    return texts.join(this.separator)
+  }
+
+  /** After the accumulator filled an empty channel from final values. */
+  adopt(finals: ReadonlyMap<string, string>): void {
+    for (const [key, final] of finals) if (final !== '') this.runs.push({ key, parts: [final] })
+  }
+}
+
+class ResponsesMapper {
+  private announced = false
+  private readonly mirrors: Record<Channel, ChannelMirror> = {
+    content: new ChannelMirror(''),
+    reasoning: new ChannelMirror('\n\n'),
+    refusal: new ChannelMirror(''),
+  }
+  /** Output indexes already known as tool calls (their type came from output_item.added). */
+  private readonly calls = new Set<number>()
+
+  map(frame: ParsedFrame): Delta[] {
+    const e = frame.json
+    if (!isObject(e)) return []
+    const type = str(e['type']) ?? frame.event
+    const out: Delta[] = []
+    switch (type) {
+      case 'response.created':
+      case 'response.queued':
+      case 'response.in_progress':
+        this.announce(out)
+        break
+      case 'response.output_item.added':
+        this.itemAdded(e, out)
+        break
+      case 'response.output_item.done':
+        this.itemDone(e, out)
+        break
+      case 'response.output_text.delta':
+        this.text(out, 'content', partKey(e, 'c', 'content_index'), e['delta'])
+        break
+      case 'response.refusal.delta':
+        this.text(out, 'refusal', partKey(e, 'c', 'content_index'), e['delta'])
+        break
+      case 'response.reasoning_summary_text.delta':
+        this.text(out, 'reasoning', partKey(e, 's', 'summary_index'), e['delta'])
+        break
+      case 'response.reasoning_text.delta':
+        this.text(out, 'reasoning', partKey(e, 'c', 'content_index'), e['delta'])
+        break
+      case 'response.output_text.done':
+        this.partDone(out, type, 'content', partKey(e, 'c', 'content_index'), e['text'])
+        break
+      case 'response.refusal.done':
+        this.partDone(out, type, 'refusal', partKey(e, 'c', 'content_index'), e['refusal'])
+        break
+      case 'response.reasoning_summary_text.done':
+        this.partDone(out, type, 'reasoning', partKey(e, 's', 'summary_index'), e['text'])
+        break
+      case 'response.reasoning_text.done':
+        this.partDone(out, type, 'reasoning', partKey(e, 'c', 'content_index'), e['text'])
+        break
+      case 'response.function_call_arguments.delta':
+      case 'response.custom_tool_call_input.delta':
+      case 'response.mcp_call_arguments.delta':
+        this.argumentsDelta(e, out)
+        break
+      case 'response.function_call_arguments.done':
+      case 'response.mcp_call_arguments.done':
+        this.argumentsDone(out, type, e, e['arguments'])
+        break
+      case 'response.custom_tool_call_input.done':
+        this.argumentsDone(out, type, e, e['input'])
+        break
+      case 'response.completed':
+      case 'response.incomplete':
+      case 'response.failed':
+        this.terminal(type, e, out)
+        break
+      case 'error':
+        out.push(responseErrorDelta(e))
+        break
+      case null:
+        out.push({ type: 'note', level: 'info', message: 'a frame without a `type` was ignored' })
+        break
+      default:
+        // keepalive, content parts, annotations, built-in tool progress: nothing to merge
+        if (type !== 'keepalive' && !type.startsWith('response.')) {
+          out.push({ type: 'note', level: 'info', message: `unknown event ${JSON.stringify(type)} ignored` })
+        }
+    }
+    return out
+  }
+
+  /** The one choice exists and is the assistant's, said once. */
+  private announce(out: Delta[], role: string | null = null): void {
+    if (this.announced) return
+    this.announced = true
+    out.push({ type: 'choice', choice: CHOICE, role: role ?? 'assistant' })
+  }
+
+  private text(out: Delta[], channel: Channel, key: string, delta: unknown): void {
+    if (typeof delta !== 'string' || delta === '') return
+    this.announce(out)
+    out.push({ type: 'text', choice: CHOICE, channel, text: this.mirrors[channel].append(key, delta) })
+  }
+
+  private partDone(out: Delta[], source: string, channel: Channel, key: string, text: unknown): void {
+    if (typeof text !== 'string') return
+    this.announce(out)
+    this.compare(out, source, channel, new Map([[key, text]]))
+  }
+
+  /** One final-text delta for a whole channel, given the final values of some of its parts. */
+  private compare(out: Delta[], source: string, channel: Channel, finals: ReadonlyMap<string, string>): void {
+    const mirror = this.mirrors[channel]
+    out.push({ type: 'final-text', choice: CHOICE, channel, text: mirror.expected(finals), source })
+    // an empty channel is filled from the final values by the accumulator
+    if (mirror.runs.length === 0) mirror.adopt(finals)
+  }
+
+  private itemAdded(e: JsonObject, out: Delta[]): void {
+    const item = isObject(e['item']) ? e['item'] : null
+    this.announce(out, item && item['type'] === 'message' ? str(item['role']) : null)
+    const at = index(e['output_index'])
+    if (item === null || at === null) return
+    const callType = CALL_TYPES[str(item['type']) ?? '']
+    if (callType === undefined) return
+    this.calls.add(at)
+    const args = callArguments(item)
+    out.push({
+      type: 'tool-call', choice: CHOICE, key: at, callType,
+      id: str(item['call_id']) ?? str(item['id']),
+      name: str(item['name']),
+      arguments: args === '' ? null : args,
+    })
+  }
+
+  /** A finished call item is authoritative for its id, name and arguments. */
+  private itemDone(e: JsonObject, out: Delta[]): void {
+    const item = isObject(e['item']) ? e['item'] : null
+    const at = index(e['output_index'])
+    if (item !== null && at !== null) this.finalCall(out, 'response.output_item.done', at, item)
+  }
+
+  private argumentsDelta(e: JsonObject, out: Delta[]): void {
+    const at = index(e['output_index'])
+    const delta = str(e['delta'])
+    if (at === null || delta === null || delta === '') return
+    this.announce(out)
+    out.push({ type: 'tool-call', choice: CHOICE, key: at, arguments: delta })
+  }
+
+  private argumentsDone(out: Delta[], source: string, e: JsonObject, args: unknown): void {
+    const at = index(e['output_index'])
+    if (at === null) return
+    this.announce(out)
+    out.push({
+      type: 'final-tool-call', choice: CHOICE, key: at, source,
+      name: nonEmpty(e['name']), arguments: str(args),
+    })
+  }
+
+  private finalCall(out: Delta[], source: string, at: number, item: JsonObject): void {
+    const callType = CALL_TYPES[str(item['type']) ?? '']
+    if (callType === undefined) return
+    this.announce(out)
+    const id = nonEmpty(item['call_id']) ?? nonEmpty(item['id'])
+    const name = nonEmpty(item['name'])
+    // a call first seen here still gets its type (final-tool-call carries none)
+    if (!this.calls.has(at)) {
+      this.calls.add(at)
+      out.push({ type: 'tool-call', choice: CHOICE, key: at, callType, id, name })
+    }
+    out.push({ type: 'final-tool-call', choice: CHOICE, key: at, source, id, name, arguments: callArguments(item) })
+  }
+
+  /** response.completed / incomplete / failed: finals, finish reason, usage, error, done. */
+  private terminal(type: string, e: JsonObject, out: Delta[]): void {
+    const response = isObject(e['response']) ? e['response'] : {}
+    this.announce(out)
+    this.compareOutput(type, response, out)
+    out.push({ type: 'finish', choice: CHOICE, reason: finishReason(type, response) })
+    const usage = usageObject(response['usage'])
+    if (usage) out.push({ type: 'usage', usage })
+    if (type === 'response.failed') out.push(failedErrorDelta(response))
+    out.push({ type: 'done' })
+  }
+
+  /** The terminal response's output items against what streamed: one comparison per channel. */
+  private compareOutput(source: string, response: JsonObject, out: Delta[]): void {
+    const output = arr(response['output'])
+    output.forEach((item, position) => {
+      if (isObject(item)) this.finalCall(out, source, position, item)
+    })
+    const finals = outputTexts(output)
+    for (const channel of ['content', 'reasoning', 'refusal'] as const) {
+      if (finals[channel].size > 0) this.compare(out, source, channel, finals[channel])
+    }
+  }
+}
+
+/** The text parts of a response's output, by channel, keyed like the streamed parts. */
+function outputTexts(output: unknown[]): Record<Channel, Map<string, string>> {
+  const finals: Record<Channel, Map<string, string>> = { content: new Map(), reasoning: new Map(), refusal: new Map() }
+  const put = (channel: Channel, key: string, text: unknown) => {
+    if (typeof text === 'string') finals[channel].set(key, text)
+  }
+  output.forEach((item, position) => {
+    if (!isObject(item)) return
+    if (item['type'] === 'message') {
+      arr(item['content']).forEach((part, i) => {
+        if (!isObject(part)) return
+        if (part['type'] === 'output_text') put('content', `@${position}:c${i}`, part['text'])
+        if (part['type'] === 'refusal') put('refusal', `@${position}:c${i}`, part['refusal'])
+      })
+    } else if (item['type'] === 'reasoning') {
+      arr(item['summary']).forEach((part, i) => { if (isObject(part)) put('reasoning', `@${position}:s${i}`, part['text']) })
+      arr(item['content']).forEach((part, i) => { if (isObject(part)) put('reasoning', `@${position}:c${i}`, part['text']) })
+    }
+  })
+  return finals
+}
+
+/**
+ * A part's identity: its output item and its place in it. The output index is the item's
+ * position in the terminal response's `output`, so the two can be matched; `item_id` is the
+ * fallback when a proxy dropped it.
+ */
+function partKey(e: JsonObject, kind: 'c' | 's', field: 'content_index' | 'summary_index'): string {
+  const at = index(e['output_index'])
+  const item = at !== null ? `@${at}` : `#${str(e['item_id']) ?? ''}`
+  return `${item}:${kind}${index(e[field]) ?? 0}`
+}
+
+/** A call item's arguments: `arguments` (function, MCP) or `input` (custom tools). */
+function callArguments(item: JsonObject): string | null {
+  return str(item['arguments']) ?? str(item['input'])
+}
+
+/** `""` is "not said" (CLIProxyAPI sends `name: ""` in output_item.done): never a value. */
+function nonEmpty(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null
+}
+
+/** DESIGN §4: an incomplete response's reason, else the final status. */
+function finishReason(type: string, response: JsonObject): string {
+  const details = isObject(response['incomplete_details']) ? response['incomplete_details'] : {}
+  const status = nonEmpty(response['status']) ?? type.slice('response.'.length)
+  return (status === 'incomplete' ? nonEmpty(details['reason']) : null) ?? status
+}
+
+/** The `error` event: `{code, message, param}` at top level (older proxies nest `error`). */
+function responseErrorDelta(e: JsonObject): Delta {
+  const nested = errorDelta(e)
+  if (nested) return nested
+  const code = typeof e['code'] === 'string' || typeof e['code'] === 'number' ? e['code'] : null
+  return { type: 'stream-error', message: str(e['message']) ?? 'error event', code, errorType: null, payload: e }
+}
+
+/** response.failed: the error is `response.error` `{code, message}`. */
+function failedErrorDelta(response: JsonObject): Delta {
+  return errorDelta(response) ?? { type: 'stream-error', message: 'response failed', code: null, errorType: null, payload: response }
+}
