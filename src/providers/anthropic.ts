@@ -24,9 +24,12 @@ export const anthropic: ProviderAdapter = {
     if (type === null) return false
     if (OWN_TYPES.has(type)) return true
     // `ping` and `error` are generic words (Responses has an `error` event too): only claim
-    // them when the SSE event name agrees and, for errors, Anthropic's nested shape is there.
+    // them when the SSE event name agrees and, for errors, Anthropic's nested shape is there
+    // without Responses' `sequence_number`.
     if (type === 'ping') return frame.event === 'ping'
-    if (type === 'error') return frame.event === 'error' && isObject(j['error']) && str(j['error']['type']) !== null
+    if (type === 'error') {
+      return frame.event === 'error' && !('sequence_number' in j) && isObject(j['error']) && str(j['error']['type']) !== null
+    }
     return false
   },
   createMapper(): FrameMapper {

@@ -38,6 +38,7 @@ describe('anthropic.recognizes', () => {
     expect(anthropic.recognizes({ seq: 0, event: null, json: error })).toBe(false)
     // OpenAI Responses' error event has no nested error object
     expect(anthropic.recognizes({ seq: 0, event: 'error', json: { type: 'error', code: 'x', message: 'y' } })).toBe(false)
+    expect(anthropic.recognizes({ seq: 0, event: 'error', json: { ...error, sequence_number: 3 } })).toBe(false)
   })
 
   it('ignores other shapes', () => {

@@ -1,0 +1,105 @@
+// What the benchmark races: the floor, what users write today, the openai SDK's own
+// accumulator, and Deltascope's merger (whole input and pushed in chunks).
+
+import { createParser } from 'eventsource-parser'
+import OpenAI from 'openai'
+import { createMerger, merge } from '../src/core/index.js'
+import type { StreamKind } from './generate.js'
+
+export interface Contender {
+  name: string
+  /** Only for these stream kinds (the openai accumulator reads OpenAI chat only). */
+  kinds?: StreamKind[]
+  run(bytes: Uint8Array, kind: StreamKind): unknown | Promise<unknown>
+}
+
+/** The physical floor: decode, split on blank lines (or newlines), JSON.parse every payload. No merging. */
+export const floor: Contender = {
+  name: 'floor (split + JSON.parse)',
+  run(bytes, kind) {
+    const text = new TextDecoder().decode(bytes)
+    let n = 0
+    if (kind === 'ollama') {
+      for (const line of text.split('\n')) if (line !== '') { JSON.parse(line); n++ }
+      return n
+    }
+    for (const block of text.split('\n\n')) {
+      const at = block.indexOf('data: ')
+      if (at < 0) continue
+      const data = block.slice(at + 6)
+      if (data !== '[DONE]') { JSON.parse(data); n++ }
+    }
+    return n
+  },
+}
+
+/** eventsource-parser plus the accumulation a user would write by hand (NDJSON: a line split). */
+export const userParser: Contender = {
+  name: 'eventsource-parser + accumulate',
+  run(bytes, kind) {
+    const acc = { content: '', reasoning: '', args: new Map<number, string>() }
+    const onJson = (j: any) => {
+      if (kind === 'openai') {
+        const d = j.choices?.[0]?.delta
+        if (!d) return
+        if (d.content) acc.content += d.content
+        if (d.reasoning_content) acc.reasoning += d.reasoning_content
+        for (const t of d.tool_calls ?? []) acc.args.set(t.index, (acc.args.get(t.index) ?? '') + (t.function?.arguments ?? ''))
+      } else if (kind === 'anthropic') {
+        if (j.type !== 'content_block_delta') return
+        const d = j.delta
+        if (d.type === 'text_delta') acc.content += d.text
+        else if (d.type === 'thinking_delta') acc.reasoning += d.thinking
+        else if (d.type === 'input_json_delta') acc.args.set(j.index, (acc.args.get(j.index) ?? '') + d.partial_json)
+      } else {
+        acc.content += j.message?.content ?? ''
+        acc.reasoning += j.message?.thinking ?? ''
+      }
+    }
+    const text = new TextDecoder().decode(bytes)
+    if (kind === 'ollama') {
+      for (const line of text.split('\n')) if (line !== '') onJson(JSON.parse(line))
+    } else {
+      const parser = createParser({ onEvent: (e) => { if (e.data !== '[DONE]') onJson(JSON.parse(e.data)) } })
+      parser.feed(text)
+    }
+    for (const [k, v] of acc.args) JSON.parse(v.endsWith('}') ? v : '{}'), void k
+    return acc
+  },
+}
+
+/** The openai package's ChatCompletionStream accumulator, fed the bytes through a custom fetch. */
+export const openaiSdk: Contender = {
+  name: 'openai SDK accumulator',
+  kinds: ['openai'],
+  async run(bytes) {
+    const client = new OpenAI({
+      apiKey: 'unused', baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0,
+      fetch: async () => new Response(new ReadableStream({
+        start(c) { for (let i = 0; i < bytes.length; i += 65536) c.enqueue(bytes.subarray(i, i + 65536)); c.close() },
+      }), { headers: { 'content-type': 'text/event-stream' } }),
+    })
+    return client.chat.completions.stream({ model: 'x', messages: [] }).finalChatCompletion()
+  },
+}
+
+export const mergeWhole: Contender = {
+  name: 'Deltascope merge()',
+  run: (bytes) => merge(bytes),
+}
+
+function pushIn(size: number): Contender {
+  return {
+    name: `Deltascope push() ${size >= 1024 ? `${size / 1024} KiB` : `${size} B`} chunks`,
+    run(bytes) {
+      const m = createMerger()
+      for (let i = 0; i < bytes.length; i += size) m.push(bytes.subarray(i, i + size))
+      return m.end()
+    },
+  }
+}
+
+export const push64k = pushIn(65536)
+export const push64 = pushIn(64)
+
+export const CONTENDERS = [floor, userParser, openaiSdk, mergeWhole, push64k, push64]

@@ -1,0 +1,96 @@
+// npm run bench [-- --quick] [-- --json]
+// Races the contenders of bench/contenders.ts on seeded streams of 1, 10 and 100 MB, in one
+// process, alternating and repeated, and checks the targets of the performance issue.
+
+import { execFileSync } from 'node:child_process'
+import { cpus, totalmem } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { CONTENDERS, floor, mergeWhole, openaiSdk, push64, userParser, type Contender } from './contenders.js'
+import { generateStream, type StreamKind } from './generate.js'
+
+const args = new Set(process.argv.slice(2))
+const quick = args.has('--quick')
+const asJson = args.has('--json')
+const SIZES = quick ? [1, 10] : [1, 10, 100]
+const KINDS: StreamKind[] = ['openai', 'anthropic', 'ollama']
+const ROUNDS: Record<number, number> = quick ? { 1: 5, 10: 3 } : { 1: 9, 10: 5, 100: 2 }
+
+interface Figure { kind: StreamKind; mb: number; contender: string; ms: number; mbps: number; ratioToFloor: number }
+const figures: Figure[] = []
+const log = (s: string) => { if (!asJson) console.log(s) }
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.floor(s.length / 2)]!
+}
+
+async function time(c: Contender, bytes: Uint8Array, kind: StreamKind): Promise<number> {
+  const t0 = performance.now()
+  await c.run(bytes, kind)
+  return performance.now() - t0
+}
+
+async function race(kind: StreamKind, mb: number): Promise<void> {
+  const bytes = new TextEncoder().encode(generateStream(kind, mb * 1e6))
+  const contenders = CONTENDERS.filter((c) => !c.kinds || c.kinds.includes(kind))
+  const times = new Map<Contender, number[]>(contenders.map((c) => [c, []]))
+  for (const c of contenders) await time(c, bytes, kind) // warm-up
+  const rounds = ROUNDS[mb] ?? 1
+  for (let r = 0; r < rounds; r++) {
+    // rotate the order each round so no contender always runs after the same one
+    const order = contenders.map((_, i) => contenders[(i + r) % contenders.length]!)
+    for (const c of order) times.get(c)!.push(await time(c, bytes, kind))
+  }
+  const floorMs = median(times.get(floor)!)
+  log(`\n${kind}, ${mb} MB (${bytes.length} bytes), median of ${rounds}`)
+  for (const c of contenders) {
+    const ms = median(times.get(c)!)
+    const mbps = bytes.length / 1e6 / (ms / 1000)
+    figures.push({ kind, mb, contender: c.name, ms, mbps, ratioToFloor: floorMs / ms })
+    log(`  ${c.name.padEnd(36)} ${ms.toFixed(1).padStart(9)} ms ${mbps.toFixed(1).padStart(8)} MB/s  ${(floorMs / ms).toFixed(2)}× floor`)
+  }
+}
+
+function memory(kind: StreamKind, mb: number) {
+  const script = fileURLToPath(new URL('./memory.ts', import.meta.url))
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, kind, String(mb)], { encoding: 'utf8', maxBuffer: 1 << 20 })
+  return JSON.parse(out.trim()) as { inputBytes: number; aboveBaseline: number }
+}
+
+function fig(kind: StreamKind, mb: number, c: Contender): Figure | undefined {
+  return figures.find((f) => f.kind === kind && f.mb === mb && f.contender === c.name)
+}
+
+interface Target { kind: StreamKind; name: string; value: string; pass: boolean }
+
+async function main(): Promise<void> {
+  log(`Deltascope benchmark — ${cpus()[0]?.model ?? 'cpu'} ×${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}${quick ? ' (quick)' : ''}`)
+  for (const mb of SIZES) for (const kind of KINDS) await race(kind, mb)
+  const targets: Target[] = []
+  const big = SIZES[SIZES.length - 1]!
+  for (const kind of KINDS) {
+    const at = 10
+    const m = fig(kind, at, mergeWhole)!
+    targets.push({ kind, name: `merge() ≥ 0.7× floor (${at} MB)`, value: `${m.ratioToFloor.toFixed(2)}×`, pass: m.ratioToFloor >= 0.7 })
+    const u = fig(kind, at, userParser)!
+    targets.push({ kind, name: `merge() ≥ 0.7× eventsource-parser + accumulate`, value: `${(u.ms / m.ms).toFixed(2)}×`, pass: u.ms / m.ms >= 0.7 })
+    const sdk = fig(kind, at, openaiSdk)
+    if (sdk) targets.push({ kind, name: 'merge() ≥ 5× the openai SDK accumulator', value: `${(sdk.ms / m.ms).toFixed(1)}×`, pass: sdk.ms / m.ms >= 5 })
+    const p = fig(kind, at, push64)!
+    targets.push({ kind, name: '64-byte pushes ≤ 1.5× whole-input time', value: `${(p.ms / m.ms).toFixed(2)}×`, pass: p.ms / m.ms <= 1.5 })
+    const perMb = SIZES.map((mb) => fig(kind, mb, mergeWhole)!.ms / mb)
+    const spread = Math.max(...perMb) / Math.min(...perMb)
+    targets.push({ kind, name: `time per MB flat within 20% (${SIZES.join(', ')} MB)`, value: perMb.map((x) => x.toFixed(1)).join(' / ') + ' ms/MB', pass: spread <= 1.2 })
+    const mem = memory(kind, big)
+    const ratio = mem.aboveBaseline / mem.inputBytes
+    targets.push({ kind, name: `peak memory ≤ 4× input (${big} MB)`, value: `${ratio.toFixed(2)}× (${(mem.aboveBaseline / 1e6).toFixed(0)} MB)`, pass: ratio <= 4 })
+  }
+  if (asJson) {
+    console.log(JSON.stringify({ machine: { cpu: cpus()[0]?.model, cores: cpus().length, memGiB: totalmem() / 2 ** 30, node: process.version }, quick, figures, targets }, null, 1))
+    return
+  }
+  log('\nTargets')
+  for (const t of targets) log(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.kind.padEnd(9)} ${t.name.padEnd(48)} ${t.value}`)
+}
+
+await main()
