@@ -4,8 +4,9 @@
 //   npm run demo            (PORT=8787 by default)
 //   POST /v1/chat/completions?fixture=<name>&broken=1&cut=1&pace=25&seed=7
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { extname, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { ENDPOINTS, loadScenario } from './scenarios.js'
@@ -18,10 +19,17 @@ export interface DemoServer {
 
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 
-export async function startDemoServer(options: { port?: number; host?: string } = {}): Promise<DemoServer> {
+export interface DemoOptions {
+  port?: number
+  host?: string
+  /** A built standalone page (dist/page) to serve at /inspector/. */
+  pageDir?: string
+}
+
+export async function startDemoServer(options: DemoOptions = {}): Promise<DemoServer> {
   const host = options.host ?? '127.0.0.1'
   const server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
+    handle(req, res, options.pageDir).catch((e: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' })
       res.end(`demo server error: ${(e as Error).message}`)
     })
@@ -38,8 +46,9 @@ export async function startDemoServer(options: { port?: number; host?: string } 
   }
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, pageDir: string | undefined): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://demo')
+  if (req.method === 'GET' && pageDir && url.pathname.startsWith('/inspector')) return servePage(res, pageDir, url.pathname)
   if (req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html')) {
     return send(res, 200, 'text/html; charset=utf-8', readFileSync(`${HERE}public/index.html`, 'utf8'))
   }
@@ -96,6 +105,21 @@ function clientScript(): string {
   return compiled
 }
 
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.sse': 'text/plain; charset=utf-8',
+}
+
+/** Static files of the standalone page; names are resolved inside pageDir only. */
+function servePage(res: ServerResponse, pageDir: string, pathname: string): void {
+  if (pathname === '/inspector') { res.writeHead(302, { location: '/inspector/' }); res.end(); return }
+  const rel = decodeURIComponent(pathname.slice('/inspector/'.length)) || 'index.html'
+  const file = resolve(pageDir, rel)
+  if (!file.startsWith(resolve(pageDir) + sep) || !existsSync(file) || !statSync(file).isFile()) return send(res, 404, 'text/plain', 'not found')
+  res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' })
+  res.end(readFileSync(file))
+}
+
 function send(res: ServerResponse, status: number, type: string, body: string): void {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' })
   res.end(body)
@@ -111,5 +135,15 @@ function sleep(ms: number): Promise<void> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const port = Number(process.env['PORT'] ?? 8787)
-  startDemoServer({ port }).then((s) => console.log(`Deltascope demo chat app: ${s.url}/`))
+  const pageDir = process.env['DELTASCOPE_PAGE_DIR']
+  startDemoServer({ port, ...(pageDir ? { pageDir } : {}) }).then(
+    (s) => {
+      console.log(`Demo chat app:         ${s.url}/`)
+      if (pageDir) console.log(`Standalone inspector:  ${s.url}/inspector/`)
+    },
+    (e: Error) => {
+      console.error(`deltascope demo: cannot listen on 127.0.0.1:${port}: ${e.message} (set PORT to another port)`)
+      process.exit(1)
+    },
+  )
 }

@@ -1,7 +1,9 @@
 // The demo server replays fixtures through real HTTP: what a client receives must merge to
 // each fixture's expected Reply, and the broken / cut switches must do exactly that.
 
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMerger, merge } from '../../src/core/index.js'
 import { ENDPOINTS } from '../../demo/scenarios.js'
@@ -86,6 +88,21 @@ describe('demo server', () => {
     expect(Buffer.concat(chunks).equals(Buffer.from(bytes))).toBe(true)
     expect(chunks.some((c) => c.length % 17 !== 0)).toBe(true)
     expect(merge(Buffer.concat(chunks)).frameCount).toBe(50)
+  })
+
+  it('serves a built standalone page at /inspector/ and nothing outside its folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ds-page-'))
+    writeFileSync(join(dir, 'index.html'), '<title>inspector</title>')
+    const withPage = await startDemoServer({ pageDir: dir })
+    try {
+      const page = await fetch(`${withPage.url}/inspector/`)
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      expect(await page.text()).toBe('<title>inspector</title>')
+      expect((await fetch(`${withPage.url}/inspector/%2e%2e/%2e%2e/package.json`)).status).toBe(404)
+      expect((await fetch(`${withPage.url}/inspector`, { redirect: 'manual' })).headers.get('location')).toBe('/inspector/')
+    } finally {
+      await withPage.close()
+    }
   })
 
   it('serves the chat page and its script, and refuses unknown fixtures by name', async () => {
