@@ -190,8 +190,11 @@ export class Accumulator {
   private callFor(c: ChoiceState, d: ToolCallDelta): ToolState {
     if (d.whole) return this.newCall(c, d.key ?? c.tools.length)
     if (d.key === null) {
+      // without an index, only a fragment that names no other call continues the open one
       const open = c.lastCall
-      if (open && !(isRealId(d.id) && isRealId(open.id) && d.id !== open.id)) return open
+      const otherId = isRealId(d.id) && isRealId(open?.id) && d.id !== open?.id
+      const otherName = nonEmpty(d.name) && nonEmpty(open?.name) && d.name !== open?.name
+      if (open && !otherId && !otherName) return open
       return this.newCall(c, c.tools.length)
     }
     const existing = c.byKey.get(d.key)

@@ -200,7 +200,7 @@ class StreamMerger implements Merger {
     this.router.end(this.table.count - 1)
     this.final = this.reply()
     if (!this.final.done && this.transport !== 'unknown') {
-      this.diagnostics.push({ frame: null, level: 'warning', code: 'no-terminal-event', message: 'the stream ended without a terminal event ([DONE], message_stop, response.completed, done:true or a finish reason)' })
+      this.diagnostics.push({ frame: null, level: 'warning', code: 'no-terminal-event', message: 'the stream ended without its terminal event ([DONE], message_stop, response.completed, done:true, a Gemini finishReason): it may have been cut' })
     }
     if (this.router.provider === 'generic' && this.table.count > 0 && !this.options.provider) {
       this.diagnostics.push({ frame: null, level: 'warning', code: 'unknown-provider', message: 'no frame matched a known provider: frames are listed, no reply was rebuilt (force one with the provider option)' })

@@ -185,7 +185,11 @@ export interface DoneDelta {
   type: 'done'
 }
 
-/** An authoritative final text (Responses *.done / response.completed): compared, never overwriting. */
+/**
+ * An authoritative final text (Responses *.done / response.completed): compared, never
+ * overwriting. `text` is the whole channel's final text, not one part of it: an adapter
+ * whose channel is built from several parts sends the channel with that part replaced.
+ */
 export interface FinalTextDelta {
   type: 'final-text'
   choice: number

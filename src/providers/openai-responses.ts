@@ -32,11 +32,26 @@ export const openaiResponses: ProviderAdapter = {
 }
 
 /** The Responses item types that are calls a client must run, with the tool type they name. */
-const CALL_TYPES: Record<string, string> = {
-  function_call: 'function',
-  custom_tool_call: 'custom',
-  mcp_call: 'mcp',
-}
+const CALL_TYPES: ReadonlyMap<unknown, string> = new Map([
+  ['function_call', 'function'],
+  ['custom_tool_call', 'custom'],
+  ['mcp_call', 'mcp'],
+])
+
+/** Text events by stem (`<stem>.delta` / `<stem>.done`): channel, part numbering, final field. */
+const TEXT_EVENTS: ReadonlyMap<string, { channel: Channel; kind: 'c' | 's'; final: string }> = new Map([
+  ['response.output_text', { channel: 'content', kind: 'c', final: 'text' }],
+  ['response.refusal', { channel: 'refusal', kind: 'c', final: 'refusal' }],
+  ['response.reasoning_summary_text', { channel: 'reasoning', kind: 's', final: 'text' }],
+  ['response.reasoning_text', { channel: 'reasoning', kind: 'c', final: 'text' }],
+] as const)
+
+/** Tool input events by stem: the field of the `.done` event that holds the whole input. */
+const INPUT_EVENTS: ReadonlyMap<string, string> = new Map([
+  ['response.function_call_arguments', 'arguments'],
+  ['response.mcp_call_arguments', 'arguments'],
+  ['response.custom_tool_call_input', 'input'],
+])
 
 /** One streamed part of a channel, as the accumulator holds it. */
 interface Run {
@@ -105,72 +120,54 @@ class ResponsesMapper {
     if (!isObject(e)) return []
     const type = str(e['type']) ?? frame.event
     const out: Delta[] = []
+    if (type === null) out.push({ type: 'note', level: 'info', message: 'a frame without a `type` was ignored' })
+    else if (!this.mapStep(type, e, out)) this.mapEvent(type, e, out)
+    return out
+  }
+
+  /** `<stem>.delta` / `<stem>.done` of text and tool input; false for any other event. */
+  private mapStep(type: string, e: JsonObject, out: Delta[]): boolean {
+    const dot = type.lastIndexOf('.')
+    const stem = type.slice(0, dot)
+    const step = type.slice(dot + 1)
+    if (step !== 'delta' && step !== 'done') return false
+    const text = TEXT_EVENTS.get(stem)
+    if (text) {
+      const key = partKey(e, text.kind)
+      if (step === 'delta') this.text(out, text.channel, key, e['delta'])
+      else this.partDone(out, type, text.channel, key, e[text.final])
+      return true
+    }
+    const input = INPUT_EVENTS.get(stem)
+    if (input === undefined) return false
+    if (step === 'delta') this.argumentsDelta(e, out)
+    else this.argumentsDone(out, type, e, e[input])
+    return true
+  }
+
+  private mapEvent(type: string, e: JsonObject, out: Delta[]): void {
     switch (type) {
       case 'response.created':
       case 'response.queued':
       case 'response.in_progress':
-        this.announce(out)
-        break
+        return this.announce(out)
       case 'response.output_item.added':
-        this.itemAdded(e, out)
-        break
+        return this.itemAdded(e, out)
       case 'response.output_item.done':
-        this.itemDone(e, out)
-        break
-      case 'response.output_text.delta':
-        this.text(out, 'content', partKey(e, 'c', 'content_index'), e['delta'])
-        break
-      case 'response.refusal.delta':
-        this.text(out, 'refusal', partKey(e, 'c', 'content_index'), e['delta'])
-        break
-      case 'response.reasoning_summary_text.delta':
-        this.text(out, 'reasoning', partKey(e, 's', 'summary_index'), e['delta'])
-        break
-      case 'response.reasoning_text.delta':
-        this.text(out, 'reasoning', partKey(e, 'c', 'content_index'), e['delta'])
-        break
-      case 'response.output_text.done':
-        this.partDone(out, type, 'content', partKey(e, 'c', 'content_index'), e['text'])
-        break
-      case 'response.refusal.done':
-        this.partDone(out, type, 'refusal', partKey(e, 'c', 'content_index'), e['refusal'])
-        break
-      case 'response.reasoning_summary_text.done':
-        this.partDone(out, type, 'reasoning', partKey(e, 's', 'summary_index'), e['text'])
-        break
-      case 'response.reasoning_text.done':
-        this.partDone(out, type, 'reasoning', partKey(e, 'c', 'content_index'), e['text'])
-        break
-      case 'response.function_call_arguments.delta':
-      case 'response.custom_tool_call_input.delta':
-      case 'response.mcp_call_arguments.delta':
-        this.argumentsDelta(e, out)
-        break
-      case 'response.function_call_arguments.done':
-      case 'response.mcp_call_arguments.done':
-        this.argumentsDone(out, type, e, e['arguments'])
-        break
-      case 'response.custom_tool_call_input.done':
-        this.argumentsDone(out, type, e, e['input'])
-        break
+        return this.itemDone(e, out)
       case 'response.completed':
       case 'response.incomplete':
       case 'response.failed':
-        this.terminal(type, e, out)
-        break
+        return this.terminal(type, e, out)
       case 'error':
         out.push(responseErrorDelta(e))
-        break
-      case null:
-        out.push({ type: 'note', level: 'info', message: 'a frame without a `type` was ignored' })
-        break
+        return
       default:
         // keepalive, content parts, annotations, built-in tool progress: nothing to merge
         if (type !== 'keepalive' && !type.startsWith('response.')) {
           out.push({ type: 'note', level: 'info', message: `unknown event ${JSON.stringify(type)} ignored` })
         }
     }
-    return out
   }
 
   /** The one choice exists and is the assistant's, said once. */
@@ -205,14 +202,14 @@ class ResponsesMapper {
     this.announce(out, item && item['type'] === 'message' ? str(item['role']) : null)
     const at = index(e['output_index'])
     if (item === null || at === null) return
-    const callType = CALL_TYPES[str(item['type']) ?? '']
+    const callType = CALL_TYPES.get(item['type'])
     if (callType === undefined) return
     this.calls.add(at)
     const args = callArguments(item)
     out.push({
       type: 'tool-call', choice: CHOICE, key: at, callType,
-      id: str(item['call_id']) ?? str(item['id']),
-      name: str(item['name']),
+      id: nonEmpty(item['call_id']) ?? nonEmpty(item['id']),
+      name: nonEmpty(item['name']),
       arguments: args === '' ? null : args,
     })
   }
@@ -243,7 +240,7 @@ class ResponsesMapper {
   }
 
   private finalCall(out: Delta[], source: string, at: number, item: JsonObject): void {
-    const callType = CALL_TYPES[str(item['type']) ?? '']
+    const callType = CALL_TYPES.get(item['type'])
     if (callType === undefined) return
     this.announce(out)
     const id = nonEmpty(item['call_id']) ?? nonEmpty(item['id'])
@@ -308,10 +305,10 @@ function outputTexts(output: unknown[]): Record<Channel, Map<string, string>> {
  * position in the terminal response's `output`, so the two can be matched; `item_id` is the
  * fallback when a proxy dropped it.
  */
-function partKey(e: JsonObject, kind: 'c' | 's', field: 'content_index' | 'summary_index'): string {
+function partKey(e: JsonObject, kind: 'c' | 's'): string {
   const at = index(e['output_index'])
   const item = at !== null ? `@${at}` : `#${str(e['item_id']) ?? ''}`
-  return `${item}:${kind}${index(e[field]) ?? 0}`
+  return `${item}:${kind}${index(e[kind === 's' ? 'summary_index' : 'content_index']) ?? 0}`
 }
 
 /** A call item's arguments: `arguments` (function, MCP) or `input` (custom tools). */

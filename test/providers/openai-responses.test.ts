@@ -112,6 +112,21 @@ describe('openaiResponses mapper', () => {
     ]
     expect(() => accumulate(hostile)).not.toThrow()
   })
+
+  it('does not mistake inherited property names for event or item types', () => {
+    const deltas = mapAll([
+      { type: 'constructor.delta', delta: 'x' },
+      { type: '__proto__.done', text: 'x' },
+      { type: 'response.output_item.added', output_index: 0, item: { type: 'constructor', name: 'f' } },
+      { type: 'response.output_item.done', output_index: 0, item: { type: 'toString', name: 'f' } },
+    ])
+    expect(deltas.flat().filter((d) => d.type !== 'note' && d.type !== 'choice')).toEqual([])
+  })
+
+  it('takes the item id when call_id is empty', () => {
+    const deltas = mapAll([{ type: 'response.output_item.added', output_index: 0, item: { id: 'fc_1', type: 'function_call', call_id: '', name: 'f', arguments: '' } }])
+    expect(deltas[0]).toContainEqual({ type: 'tool-call', choice: 0, key: 0, callType: 'function', id: 'fc_1', name: 'f', arguments: null })
+  })
 })
 
 describe('openaiResponses accumulated', () => {
@@ -152,6 +167,21 @@ describe('openaiResponses accumulated', () => {
     expect(state.choices[0]?.content).toBe('Hello')
     expect(acc.diagnostics.map((d) => d.code)).toEqual(['final-mismatch'])
     expect(acc.diagnostics[0]?.message).toContain('response.output_text.done')
+  })
+
+  it('joins content parts with nothing and compares the terminal output part by part', () => {
+    const { acc, state } = accumulate([
+      created, msgAdded(0), textDelta('One.', 0, 0), textDone('One.', 0, 0), textDelta(' Two.', 0, 1), textDone(' Two.', 0, 1),
+      completed([{ ...message('One.'), content: [{ type: 'output_text', text: 'One.' }, { type: 'output_text', text: ' Two.' }] }]),
+    ])
+    expect(state.choices[0]?.content).toBe('One. Two.')
+    expect(acc.diagnostics).toEqual([])
+  })
+
+  it('never appends a final part that did not stream to a channel that has text', () => {
+    const { acc, state } = accumulate([created, summaryDelta(0, 'First.'), summaryDone(1, 'Second.')])
+    expect(state.choices[0]?.reasoning).toBe('First.')
+    expect(acc.diagnostics.map((d) => [d.code, d.level])).toEqual([['final-mismatch', 'warning']])
   })
 
   it('takes the final text when no delta arrived', () => {
