@@ -2,6 +2,7 @@
 // Adding a provider: one module exporting a ProviderAdapter, one line in ADAPTERS, fixtures.
 
 import type { ParsedFrame, ProviderAdapter, ProviderId } from '../core/types.js'
+import { aiSdk } from './ai-sdk.js'
 import { anthropic } from './anthropic.js'
 import { gemini } from './gemini.js'
 import { generic } from './generic.js'
@@ -15,6 +16,7 @@ export const ADAPTERS: readonly ProviderAdapter[] = [
   openaiResponses,
   gemini,
   ollama,
+  aiSdk,
   openaiChat,
 ]
 

@@ -1,0 +1,242 @@
+// Vercel AI SDK UI message stream (ai v5+, header `x-vercel-ai-ui-message-stream: v1`): SSE
+// `data: {json}` parts ending with `data: [DONE]` (the core handles [DONE]). One choice (0),
+// the assistant's. Dispatch is on the JSON `type`.
+//
+// - text-delta / reasoning-delta append `delta` to content / reasoning. Parts of one channel
+//   (several ids, several steps) are appended with nothing in between.
+// - Tool calls are keyed by the order in which their toolCallId first appears, across steps;
+//   id = toolCallId, name = toolName; the wire never names a call type (the Reply shows
+//   `function`). Arguments are the `inputTextDelta` fragments. `tool-input-available` brings
+//   the parsed input: with no fragments it is the arguments (as JSON text); after fragments it
+//   is compared with them (as JSON values, so `{"a": 1}` and `{"a":1}` agree) and a real
+//   difference goes to the accumulator as a final-tool-call, which reports it and keeps the
+//   fragments.
+// - `error{errorText}` is a stream error; `finish{finishReason?}` is the finish reason and a
+//   terminal marker; `abort` is a terminal marker with a warning (the wire gives no reason
+//   field for the reply: none is invented).
+// - The SDK's own client (processUIMessageStream) throws on a text / reasoning / tool-input
+//   delta whose start it has not seen (or whose step has finished); the text is kept here and
+//   a warning names the frame.
+// - Tool results, approvals, sources, files, data-* and metadata parts are not reply text.
+
+import { parseJson } from '../core/json-error.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import { argumentsText, isObject, str, type JsonObject } from './shared.js'
+
+const CHOICE = 0
+
+/** Part types no other wire format uses, with the string field each one must carry. */
+const OWN_TYPES: ReadonlyMap<string, string | null> = new Map([
+  ['text-start', 'id'], ['text-delta', 'id'], ['text-end', 'id'],
+  ['reasoning-start', 'id'], ['reasoning-delta', 'id'], ['reasoning-end', 'id'],
+  ['tool-input-start', 'toolCallId'], ['tool-input-delta', 'toolCallId'],
+  ['tool-input-available', 'toolCallId'], ['tool-input-error', 'toolCallId'],
+  ['tool-output-available', 'toolCallId'], ['tool-output-error', 'toolCallId'],
+  ['start-step', null], ['finish-step', null],
+])
+
+/** Parts that carry nothing for the reply and are routine: no note. */
+const QUIET_TYPES: ReadonlySet<string> = new Set([
+  'start-step', 'tool-output-available', 'tool-approval-request', 'tool-approval-response',
+  'message-metadata',
+])
+
+/** Message parts a client shows that the Reply has no field for: an info note each. */
+const KEPT_OUT_TYPES: ReadonlySet<string> = new Set([
+  'source-url', 'source-document', 'file', 'reasoning-file',
+])
+
+export const aiSdk: ProviderAdapter = {
+  id: 'ai-sdk',
+  recognizes(frame) {
+    const j = frame.json
+    if (!isObject(j)) return false
+    const type = str(j['type'])
+    // `error` is a common word (Anthropic, Responses), but `errorText` is the SDK's own field:
+    // a stream that fails before any content (start, error, [DONE]) is still recognised.
+    if (type === 'error') return typeof j['errorText'] === 'string'
+    if (type === null || !OWN_TYPES.has(type)) return false
+    const field = OWN_TYPES.get(type)
+    return field === null || field === undefined || typeof j[field] === 'string'
+  },
+  createMapper(): FrameMapper {
+    const mapper = new AiSdkMapper()
+    return { map: (frame) => mapper.map(frame) }
+  },
+}
+
+interface CallState {
+  key: number
+  /** The inputTextDelta fragments so far, to compare with tool-input-available. */
+  fragments: string[]
+}
+
+class AiSdkMapper {
+  private announced = false
+  private readonly calls = new Map<string, CallState>()
+  /** Text and reasoning part ids opened by *-start and not yet ended (cleared by finish-step, as the SDK does). */
+  private readonly open: Record<'content' | 'reasoning', Set<string>> = { content: new Set(), reasoning: new Set() }
+  /** toolCallIds opened by tool-input-start. */
+  private readonly started = new Set<string>()
+
+  map(frame: ParsedFrame): Delta[] {
+    const j = frame.json
+    if (!isObject(j)) return []
+    const type = str(j['type'])
+    const out: Delta[] = []
+    switch (type) {
+      case 'start':
+        this.announce(out)
+        return out
+      case 'text-start': return this.partStart(out, 'content', j)
+      case 'text-delta': return this.partDelta(out, 'content', j)
+      case 'text-end': return this.partEnd(out, 'content', j)
+      case 'reasoning-start': return this.partStart(out, 'reasoning', j)
+      case 'reasoning-delta': return this.partDelta(out, 'reasoning', j)
+      case 'reasoning-end': return this.partEnd(out, 'reasoning', j)
+      case 'tool-input-start': return this.toolStart(out, j)
+      case 'tool-input-delta': return this.toolDelta(out, j)
+      case 'tool-input-available': return this.toolInput(out, j, 'tool-input-available')
+      case 'tool-input-error': {
+        this.toolInput(out, j, 'tool-input-error')
+        out.push({ type: 'note', level: 'warning', message: `tool call ${describeId(j['toolCallId'])}: input error: ${str(j['errorText']) ?? 'no errorText'}` })
+        return out
+      }
+      case 'finish-step':
+        this.open.content.clear()
+        this.open.reasoning.clear()
+        return out
+      case 'error':
+        out.push({ type: 'stream-error', message: str(j['errorText']) ?? 'error part without errorText', payload: j })
+        return out
+      case 'finish': {
+        this.announce(out)
+        const reason = str(j['finishReason'])
+        if (reason !== null && reason !== '') out.push({ type: 'finish', choice: CHOICE, reason })
+        out.push({ type: 'done' })
+        return out
+      }
+      case 'abort': {
+        const reason = str(j['reason'])
+        out.push({ type: 'note', level: 'warning', message: reason ? `the stream was aborted: ${reason}` : 'the stream was aborted' })
+        out.push({ type: 'done' })
+        return out
+      }
+      case 'tool-output-error':
+        out.push({ type: 'note', level: 'info', message: `tool call ${describeId(j['toolCallId'])}: output error: ${str(j['errorText']) ?? 'no errorText'}` })
+        return out
+      case 'tool-output-denied':
+        out.push({ type: 'note', level: 'info', message: `tool call ${describeId(j['toolCallId'])}: output denied` })
+        return out
+    }
+    if (type !== null && (QUIET_TYPES.has(type) || type.startsWith('data-'))) return out
+    if (type !== null && KEPT_OUT_TYPES.has(type)) {
+      out.push({ type: 'note', level: 'info', message: `${type} part kept out of the reply` })
+      return out
+    }
+    out.push({ type: 'note', level: 'info', message: `ignored AI SDK part type ${JSON.stringify(j['type'] ?? null)}` })
+    return out
+  }
+
+  /** The one choice exists and is the assistant's (the SDK's client always builds an assistant message), said once. */
+  private announce(out: Delta[]): void {
+    if (this.announced) return
+    this.announced = true
+    out.push({ type: 'choice', choice: CHOICE, role: 'assistant' })
+  }
+
+  private partStart(out: Delta[], channel: 'content' | 'reasoning', j: JsonObject): Delta[] {
+    this.announce(out)
+    const id = str(j['id'])
+    if (id !== null) this.open[channel].add(id)
+    return out
+  }
+
+  private partDelta(out: Delta[], channel: 'content' | 'reasoning', j: JsonObject): Delta[] {
+    this.announce(out)
+    const id = str(j['id'])
+    if (id === null || !this.open[channel].has(id)) out.push(this.unopened(j, channel))
+    const text = str(j['delta'])
+    if (text !== null) out.push({ type: 'text', choice: CHOICE, channel, text })
+    return out
+  }
+
+  private partEnd(out: Delta[], channel: 'content' | 'reasoning', j: JsonObject): Delta[] {
+    const id = str(j['id'])
+    if (id === null || !this.open[channel].delete(id)) out.push(this.unopened(j, channel))
+    return out
+  }
+
+  private unopened(j: JsonObject, channel: 'content' | 'reasoning'): Delta {
+    const start = channel === 'content' ? 'text-start' : 'reasoning-start'
+    return {
+      type: 'note', level: 'warning',
+      message: `${String(j['type'])} for part ${describeId(j['id'])} with no open ${start} in this step (the AI SDK client throws here)`,
+    }
+  }
+
+  /** The call's key: the order in which its toolCallId first appeared. */
+  private call(id: string): CallState {
+    let call = this.calls.get(id)
+    if (!call) {
+      call = { key: this.calls.size, fragments: [] }
+      this.calls.set(id, call)
+    }
+    return call
+  }
+
+  private toolStart(out: Delta[], j: JsonObject): Delta[] {
+    const id = str(j['toolCallId'])
+    if (id === null) return out
+    this.announce(out)
+    this.started.add(id)
+    out.push({ type: 'tool-call', choice: CHOICE, key: this.call(id).key, id, name: str(j['toolName']) })
+    return out
+  }
+
+  private toolDelta(out: Delta[], j: JsonObject): Delta[] {
+    const id = str(j['toolCallId'])
+    if (id === null) return out
+    this.announce(out)
+    if (!this.started.has(id)) {
+      out.push({ type: 'note', level: 'warning', message: `tool-input-delta for tool call ${describeId(id)} with no tool-input-start (the AI SDK client throws here)` })
+    }
+    const call = this.call(id)
+    const fragment = str(j['inputTextDelta'])
+    if (fragment !== null) call.fragments.push(fragment)
+    out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, arguments: fragment })
+    return out
+  }
+
+  /**
+   * The whole input (tool-input-available: the parsed value; tool-input-error: the parsed value
+   * or the raw text). With no fragments it is the arguments; after fragments it is compared.
+   */
+  private toolInput(out: Delta[], j: JsonObject, source: string): Delta[] {
+    const id = str(j['toolCallId'])
+    if (id === null) return out
+    this.announce(out)
+    const call = this.call(id)
+    const name = str(j['toolName'])
+    const input = j['input']
+    const whole = source === 'tool-input-error' ? argumentsText(input) : input === undefined ? null : JSON.stringify(input)
+    const fragments = call.fragments.join('')
+    if (fragments === '') {
+      out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, name, arguments: whole })
+      return out
+    }
+    const same = whole === null || whole === fragments || sameJson(fragments, input)
+    out.push({ type: 'final-tool-call', choice: CHOICE, key: call.key, id, name, arguments: same ? null : whole, source })
+    return out
+  }
+}
+
+/** The fragments, parsed, are the same JSON value as the input (formatting aside). */
+function sameJson(fragments: string, input: unknown): boolean {
+  const parsed = parseJson(fragments)
+  return parsed.ok && JSON.stringify(parsed.value) === JSON.stringify(input)
+}
+
+function describeId(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v) : '(no id)'
+}
