@@ -3,7 +3,9 @@
 
 import { utf8Length, type Replacement } from './utf8.js'
 
+/** Small chunks (live capture, 1-byte pushes) are joined into pieces of about this size. */
 const PIECE = 1 << 16
+const LARGE = 1 << 12
 
 export class BodyText {
   private pieces: string[] = []
@@ -15,6 +17,15 @@ export class BodyText {
 
   append(text: string): void {
     if (text.length === 0) return
+    if (text.length >= LARGE) {
+      // a large chunk is a piece as it is: copying it would cost more than it saves
+      this.commitTail()
+      this.pieces.push(text)
+      this.starts.push(this.tailStart)
+      this.tailStart += text.length
+      this.length += text.length
+      return
+    }
     this.tail.push(text)
     this.tailLength += text.length
     this.length += text.length
@@ -72,10 +83,15 @@ interface Segment {
   char: number
   byte: number
   chars: number
-  /** Set for segments that are not pure ASCII: their text, to count bytes in. */
+  /** Set for segments that are not pure ASCII: their text, indexed lazily. */
   text: string | null
   /** Replacement characters (char index in segment → bytes they stood for). */
   replaced: Map<number, number> | null
+  /** Positions of non-ASCII characters and the bytes each adds beyond one; built on first use. */
+  extraAt: Int32Array | null
+  extra: Uint8Array | null
+  /** How far the cursor has consumed extraAt. */
+  ptr: number
 }
 
 /**
@@ -107,7 +123,10 @@ export class ByteOffsets {
         replaced = new Map()
         for (const r of replacements) replaced.set(r.char, r.byteLength)
       }
-      this.segments.push({ char: this.totalChars, byte: this.totalBytes, chars: text.length, text: ascii ? null : text, replaced })
+      this.segments.push({
+        char: this.totalChars, byte: this.totalBytes, chars: text.length, text: ascii ? null : text, replaced,
+        extraAt: null, extra: null, ptr: 0,
+      })
     }
     this.totalChars += text.length
     this.totalBytes += byteLength
@@ -139,17 +158,40 @@ export class ByteOffsets {
   }
 }
 
+const NON_ASCII = /[^\x00-\x7f]/g
+
+/** One native regex pass finds the non-ASCII characters; ASCII runs cost nothing in JS. */
+function indexSegment(s: Segment): void {
+  const text = s.text!
+  const at: number[] = []
+  const extra: number[] = []
+  NON_ASCII.lastIndex = 0
+  for (let m = NON_ASCII.exec(text); m !== null; m = NON_ASCII.exec(text)) {
+    const i = m.index
+    const c = text.charCodeAt(i)
+    const r = s.replaced?.get(i)
+    at.push(i)
+    if (r !== undefined) extra.push(r - 1)
+    else if (c < 0x800) extra.push(1)
+    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      extra.push(2) // a surrogate pair: 4 bytes for 2 characters
+      NON_ASCII.lastIndex = i + 2
+    } else extra.push(2)
+  }
+  s.extraAt = Int32Array.from(at)
+  s.extra = Uint8Array.from(extra)
+}
+
+/** Bytes of the segment's characters [from, to); calls come with increasing `from`. */
 function countBytes(s: Segment, from: number, to: number): number {
   if (s.text === null) return to - from
-  if (s.replaced === null) return utf8Length(s.text, from, to)
-  let bytes = 0
-  for (let i = from; i < to; i++) {
-    const r = s.replaced.get(i)
-    if (r !== undefined) { bytes += r; continue }
-    const c = s.text.charCodeAt(i)
-    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < to
-    bytes += utf8Length(s.text, i, pair ? i + 2 : i + 1)
-    if (pair) i++
-  }
+  if (s.extraAt === null) indexSegment(s)
+  const at = s.extraAt!
+  const extra = s.extra!
+  let bytes = to - from
+  let p = s.ptr
+  while (p < at.length && at[p]! < from) p++
+  while (p < at.length && at[p]! < to) bytes += extra[p++]!
+  s.ptr = p
   return bytes
 }

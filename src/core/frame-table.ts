@@ -77,12 +77,19 @@ export class FrameTable {
     }
   }
 
+  private lastEvent = ''
+  private lastEventId = -1
+
   private intern(name: string): number {
+    // most streams repeat a handful of names: compare with the last one before hashing
+    if (name === this.lastEvent && this.lastEventId >= 0) return this.lastEventId
     let id = this.eventIds.get(name)
     if (id === undefined) {
       id = this.eventNames.push(name) - 1
       this.eventIds.set(name, id)
     }
+    this.lastEvent = name
+    this.lastEventId = id
     return id
   }
 

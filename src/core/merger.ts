@@ -34,6 +34,7 @@ export interface Merger {
 }
 
 const ASCII = /^[\x00-\x7f]*$/
+const DECODE_SLICE = 1 << 16
 
 export function createMerger(options: MergeOptions = {}): Merger {
   return new StreamMerger(options)
@@ -79,7 +80,10 @@ class StreamMerger implements Merger {
     if (this.ended) throw new Error('push() after end(): create a new merger for a new body')
     if (t !== undefined) this.time = t
     if (typeof chunk === 'string') this.pushString(chunk)
-    else this.pushDecoded(this.utf8.decode(chunk))
+    else {
+      // V8 decodes 64 KiB slices several times faster than one large buffer
+      for (let i = 0; i < chunk.length; i += DECODE_SLICE) this.pushDecoded(this.utf8.decode(chunk.subarray(i, i + DECODE_SLICE)))
+    }
   }
 
   private pushString(chunk: string): void {

@@ -138,17 +138,25 @@ function hex(bytes: Uint8Array, from: number, to: number): string {
   return parts.join(' ')
 }
 
-/** UTF-8 length of a string range (lone surrogates count as the 3 bytes of U+FFFD). */
+const NON_ASCII = /[^\x00-\x7f]/g
+
+/**
+ * UTF-8 length of a string range (lone surrogates count as the 3 bytes of U+FFFD). A regex
+ * jumps over ASCII runs natively; only the non-ASCII characters are looked at in JS.
+ */
 export function utf8Length(text: string, from = 0, to = text.length): number {
-  let bytes = 0
-  for (let i = from; i < to; i++) {
+  let bytes = to - from
+  NON_ASCII.lastIndex = from
+  for (;;) {
+    const m = NON_ASCII.exec(text)
+    if (m === null || m.index >= to) break
+    const i = m.index
     const c = text.charCodeAt(i)
-    if (c < 0x80) bytes += 1
-    else if (c < 0x800) bytes += 2
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
-      const d = text.charCodeAt(i + 1)
-      if (d >= 0xdc00 && d <= 0xdfff) { bytes += 4; i++ } else bytes += 3
-    } else bytes += 3
+    if (c < 0x800) bytes += 1
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2 // 4 bytes for the pair's 2 characters
+      NON_ASCII.lastIndex = i + 2
+    } else bytes += 2
   }
   return bytes
 }
