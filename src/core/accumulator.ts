@@ -7,8 +7,13 @@ import type {
   ReplyToolCall, StreamError, ToolCallDelta,
 } from './types.js'
 
-/** Text built from parts joined once, on demand (never by repeated concatenation). */
+/**
+ * Text built from parts joined once, on demand (never by repeated concatenation). Every
+ * BLOCK parts are joined into one string, so a long reply holds a few large strings rather
+ * than a million small ones for the garbage collector to walk.
+ */
 class TextBuffer {
+  private blocks: string[] = []
   private parts: string[] = []
   length = 0
   /** Set by an empty-string delta too: the field was present. */
@@ -19,13 +24,23 @@ class TextBuffer {
     if (text.length === 0) return
     this.parts.push(text)
     this.length += text.length
+    if (this.parts.length === BLOCK) {
+      this.blocks.push(this.parts.join(''))
+      this.parts = []
+    }
   }
 
   toString(): string {
-    if (this.parts.length > 1) this.parts = [this.parts.join('')]
-    return this.parts[0] ?? ''
+    if (this.parts.length > 0) {
+      this.blocks.push(this.parts.length === 1 ? this.parts[0]! : this.parts.join(''))
+      this.parts = []
+    }
+    if (this.blocks.length > 1) this.blocks = [this.blocks.join('')]
+    return this.blocks[0] ?? ''
   }
 }
+
+const BLOCK = 1024
 
 interface ToolState {
   index: number
