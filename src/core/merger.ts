@@ -87,6 +87,9 @@ class StreamMerger implements Merger {
   }
 
   private pushString(chunk: string): void {
+    // bytes left over from an earlier Uint8Array push end where the text begins
+    const rest = this.utf8.end()
+    if (rest.byteLength > 0) this.pushDecoded(rest)
     let text = this.highSurrogate + chunk
     this.highSurrogate = ''
     const last = text.charCodeAt(text.length - 1)

@@ -1,0 +1,39 @@
+// File names for exports: host, last path segments and the request's start time, safe on
+// every file system.
+
+import type { CapturedRequest } from './types.js'
+
+export type ExportKind = 'fixture' | 'har' | 'test' | 'jsonl' | '.sse' | '.ndjson' | '.json' | '.txt'
+
+const SUFFIX: Record<ExportKind, string> = {
+  fixture: '.deltascope.json',
+  har: '.har',
+  test: '.test.ts',
+  jsonl: '.jsonl',
+  '.sse': '.sse',
+  '.ndjson': '.ndjson',
+  '.json': '.json',
+  '.txt': '.txt',
+}
+
+/** e.g. `api.openai.com_v1-chat-completions_2025-01-02T03-04-05Z.deltascope.json` */
+export function exportFileName(request: Pick<CapturedRequest, 'url' | 'startedAt'>, kind: ExportKind): string {
+  const m = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/(?:[^/?#@]*@)?([^/?#:]*)[^/?#]*([^?#]*)/.exec(request.url)
+  const host = m?.[1] ?? ''
+  const path = (m?.[2] ?? request.url.replace(/[?#].*$/, '')).split('/').filter((s) => s !== '').slice(-3).join('-')
+  const time = Number.isFinite(request.startedAt) && request.startedAt > 0
+    ? new Date(request.startedAt).toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')
+    : ''
+  const base = [host, path, time].map(safe).filter((s) => s !== '').join('_') || 'deltascope'
+  return base.slice(0, 120) + SUFFIX[kind]
+}
+
+function safe(part: string): string {
+  let decoded = part
+  try {
+    decoded = decodeURIComponent(part)
+  } catch {
+    // keep it encoded
+  }
+  return decoded.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '')
+}

@@ -1,0 +1,21 @@
+// Import and export of captured streams (DESIGN §5, §7): pure functions over plain data,
+// shared by the DevTools panel, the standalone page and Node.
+
+export { base64Decode, base64Encode } from './bytes.js'
+export { shellQuote, toCurl, type CurlOptions } from './curl.js'
+export { exportFileName, type ExportKind } from './filename.js'
+export {
+  FIXTURE_FORMAT, FIXTURE_VERSION, FixtureError, TOOL_VERSION, checkFixture, fixtureBody, fixtureChunks, fixtureMergeOptions,
+  fixtureToJson, parseFixture, replayFixture, toFixture, type Fixture, type FixtureChunk,
+} from './fixture.js'
+export {
+  HarError, parseHar, requestFromHarEntry, sniffsAsStream, toHar,
+  type Har, type HarEntry, type HarImport, type HarStream, type ParseHarOptions,
+} from './har.js'
+export {
+  importBytes, importText, importToEvents, type EventOptions, type ImportItem, type ImportOptions, type ImportResult,
+} from './import.js'
+export { toJsonLines, toRawBody, type JsonLinesExport, type RawExport } from './raw.js'
+export { REDACTED, isSecretField, isSecretHeader, isSecretParam, redactBody, redactHeaders, redactUrl } from './redact.js'
+export { toTestFile, type TestFileOptions } from './testfile.js'
+export type { CapturedChunk, ExportInput, ExportOptions, ForcedOptions } from './types.js'
