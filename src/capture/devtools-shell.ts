@@ -1,0 +1,174 @@
+// The PanelShell for the DevTools panel: capture events come from the hub (the devtools page)
+// over a BroadcastChannel, live mode confirms the `debugger` permission and then asks the hub,
+// the theme follows DevTools.
+
+import type { CaptureEvent, PanelShell } from '../../panel/shell.js'
+import { hubChannelName, sender, type HubToPanel } from './messages.js'
+
+type Theme = 'light' | 'dark'
+
+const HELLO_RETRY_MS = 500
+
+export function createDevtoolsShell(): PanelShell {
+  const tabId = chrome.devtools.inspectedWindow.tabId
+  const panelId = Math.random().toString(36).slice(2) + Date.now().toString(36)
+  const channel = new BroadcastChannel(hubChannelName(tabId))
+  const toHub = sender<'panel→hub'>(channel)
+
+  let listener: ((event: CaptureEvent) => void) | null = null
+  let last = 0
+  let replayed = false
+  let callCounter = 0
+  const calls = new Map<number, (r: { ok: boolean; message?: string }) => void>()
+
+  channel.onmessage = (ev: MessageEvent<HubToPanel>) => {
+    const msg = ev.data
+    switch (msg.type) {
+      case 'replay':
+        if (msg.panelId !== panelId || replayed) return
+        replayed = true
+        for (const { n, event } of msg.events) {
+          if (n <= last) continue
+          last = n
+          listener?.(event)
+        }
+        return
+      case 'event':
+        // Events before the replay are in the replay; later ones follow it in order.
+        if (!replayed || msg.n <= last) return
+        last = msg.n
+        listener?.(msg.event)
+        return
+      case 'live-result': {
+        if (msg.panelId !== panelId) return
+        const resolve = calls.get(msg.call)
+        calls.delete(msg.call)
+        resolve?.({ ok: msg.ok, ...(msg.message !== undefined ? { message: msg.message } : {}) })
+        return
+      }
+    }
+  }
+
+  const shell: PanelShell = {
+    kind: 'devtools',
+    connect(onEvent) {
+      listener = onEvent
+      replayed = false
+      last = 0
+      const hello = (): void => toHub({ type: 'hello', panelId })
+      hello()
+      // The devtools page may still be starting; ask again until it answers.
+      const retry = setInterval(() => (replayed ? clearInterval(retry) : hello()), HELLO_RETRY_MS)
+      return () => {
+        clearInterval(retry)
+        listener = null
+      }
+    },
+    theme: currentTheme,
+    onThemeChange(callback) {
+      themeCallbacks.add(callback)
+      installThemeWatch()
+      return () => themeCallbacks.delete(callback)
+    },
+    save(filename, mime, content) {
+      const url = URL.createObjectURL(new Blob([content], { type: mime }))
+      const a = document.createElement('a')
+      a.href = url
+      a.download = filename
+      a.style.display = 'none'
+      document.body.append(a)
+      a.click()
+      a.remove()
+      setTimeout(() => URL.revokeObjectURL(url), 60_000)
+    },
+    async copy(text) {
+      try {
+        await navigator.clipboard.writeText(text)
+        return
+      } catch {
+        // DevTools' extension frames usually lack clipboard-write: the old way still works.
+      }
+      const ta = document.createElement('textarea')
+      ta.value = text
+      ta.style.position = 'fixed'
+      ta.style.opacity = '0'
+      document.body.append(ta)
+      ta.select()
+      const ok = document.execCommand('copy')
+      ta.remove()
+      if (!ok) throw new Error('copy failed')
+    },
+  }
+
+  if (offersLive()) {
+    shell.live = {
+      setEnabled(enabled) {
+        // permissions.request needs the click's user gesture: call it before anything awaits.
+        const permitted = enabled ? requestDebuggerPermission() : Promise.resolve<string | null>(null)
+        return permitted.then((refusal) => {
+          if (refusal !== null) return { ok: false, message: refusal }
+          return new Promise<{ ok: boolean; message?: string }>((resolve) => {
+            const call = ++callCounter
+            calls.set(call, resolve)
+            toHub({ type: 'live', panelId, call, enabled })
+            setTimeout(() => {
+              if (calls.delete(call)) resolve({ ok: false, message: 'The DevTools page did not answer.' })
+            }, 10_000)
+          })
+        })
+      },
+    }
+  }
+  return shell
+}
+
+/**
+ * Live mode exists where the manifest grants `debugger` (the Firefox build drops it). Chromium
+ * refuses `debugger` in optional_permissions, so the Chrome manifest declares it as required;
+ * the toggle still goes through permissions.request, which resolves true for it at once.
+ */
+function offersLive(): boolean {
+  const m = chrome.runtime.getManifest() as chrome.runtime.ManifestV3
+  const all = [...(m.permissions ?? []), ...(m.optional_permissions ?? [])] as string[]
+  return all.includes('debugger')
+}
+
+/** null when granted, else why not. */
+function requestDebuggerPermission(): Promise<string | null> {
+  try {
+    return chrome.permissions.request({ permissions: ['debugger'] }).then(
+      (granted) => (granted ? null : 'The "debugger" permission was declined; captures continue when requests finish.'),
+      (e: unknown) => `Could not ask for the "debugger" permission: ${(e as Error).message ?? String(e)}`,
+    )
+  } catch (e) {
+    return Promise.resolve(`Could not ask for the "debugger" permission: ${(e as Error).message ?? String(e)}`)
+  }
+}
+
+// ---- theme ---------------------------------------------------------------------------------
+
+const themeCallbacks = new Set<(theme: Theme) => void>()
+let themeOverride: Theme | null = null
+let themeWatching = false
+
+function toTheme(name: string | undefined): Theme {
+  return name === 'dark' ? 'dark' : 'light'
+}
+
+function currentTheme(): Theme {
+  return themeOverride ?? toTheme(chrome.devtools.panels.themeName)
+}
+
+function installThemeWatch(): void {
+  if (themeWatching) return
+  themeWatching = true
+  const changed = (name: string): void => {
+    themeOverride = toTheme(name)
+    for (const cb of themeCallbacks) cb(themeOverride)
+  }
+  const panels = chrome.devtools.panels as typeof chrome.devtools.panels & {
+    onThemeChanged?: { addListener(cb: (name: string) => void): void }
+  }
+  if (typeof panels.setThemeChangeHandler === 'function') panels.setThemeChangeHandler((theme) => changed(String(theme)))
+  else panels.onThemeChanged?.addListener(changed)
+}

@@ -1,0 +1,296 @@
+// The hub runs in the devtools page, which lives as long as DevTools is open on the tab.
+// It turns the browser's view of the network into CaptureEvents, keeps them (bounded), and
+// replays them to the panel whenever the panel connects. Two sources:
+// - baseline: devtools.network.onRequestFinished + getContent (complete bodies, no permission);
+// - live: the service worker's chrome.debugger session (bytes as they arrive), opt-in.
+
+import type { CaptureEvent, CapturedRequest, Header } from '../../panel/shell.js'
+import { LiveLedger } from './dedupe.js'
+import {
+  LIVE_PORT_NAME,
+  hubChannelName,
+  sender,
+  type HubToWorker,
+  type NumberedEvent,
+  type PanelToHub,
+  type WorkerToHub,
+} from './messages.js'
+import {
+  base64ToBytes,
+  bodyFromContent,
+  classifyBody,
+  headerValue,
+  isStreamingContentType,
+  mayBeStream,
+  normaliseGetContent,
+  type BodyData,
+  type RawContent,
+} from './normalise.js'
+
+/** Bytes of body kept for replay before the oldest requests are dropped. */
+const KEEP_BYTES = 64 * 1024 * 1024
+/** With live mode on, how long a finished HAR entry waits for the live messages to arrive. */
+const LIVE_SETTLE_MS = 400
+
+type HarRequest = chrome.devtools.network.Request & {
+  _resourceType?: string
+  _requestId?: string
+}
+
+export function startHub(): void {
+  const tabId = chrome.devtools.inspectedWindow.tabId
+  const channel = new BroadcastChannel(hubChannelName(tabId))
+  const toPanel = sender<'hub→panel'>(channel)
+
+  // ---- events kept for replay ------------------------------------------------------------
+  let kept: NumberedEvent[] = []
+  let keptBytes = 0
+  let counter = 0
+  let droppedNoteSent = false
+
+  const emit = (event: CaptureEvent): void => {
+    const numbered: NumberedEvent = { n: ++counter, event }
+    kept.push(numbered)
+    if (event.type === 'chunk') keptBytes += typeof event.data === 'string' ? event.data.length * 2 : event.data.byteLength
+    if (keptBytes > KEEP_BYTES) trim()
+    toPanel({ type: 'event', n: numbered.n, event })
+  }
+
+  const trim = (): void => {
+    // Drop whole requests, oldest first, until under budget; say so once.
+    const dropped = new Set<string>()
+    let bytes = keptBytes
+    for (const { event } of kept) {
+      if (bytes <= KEEP_BYTES / 2) break
+      if (event.type === 'request') dropped.add(event.request.id)
+      if (event.type === 'chunk' && dropped.has(event.id)) {
+        bytes -= typeof event.data === 'string' ? event.data.length * 2 : event.data.byteLength
+      }
+    }
+    kept = kept.filter(({ event }) => !('id' in event && dropped.has(event.id)) && !(event.type === 'request' && dropped.has(event.request.id)))
+    keptBytes = bytes
+    if (!droppedNoteSent) {
+      droppedNoteSent = true
+      emit({ type: 'note', level: 'warning', message: `Deltascope keeps ${KEEP_BYTES >> 20} MB of captured bodies for the panel; older requests were dropped from that buffer (the panel may still show them).` })
+    }
+  }
+
+  // ---- panel ---------------------------------------------------------------------------------
+  const liveCalls: Array<{ panelId: string; call: number }> = []
+  channel.onmessage = (ev: MessageEvent<PanelToHub>) => {
+    const msg = ev.data
+    if (msg.type === 'hello') {
+      toPanel({ type: 'replay', panelId: msg.panelId, events: kept.slice() })
+    } else if (msg.type === 'live') {
+      liveCalls.push({ panelId: msg.panelId, call: msg.call })
+      setLive(msg.enabled)
+    }
+  }
+
+  // ---- baseline: finished requests -------------------------------------------------------------
+  let harCounter = 0
+  const ledger = new LiveLedger<HarRequest>()
+
+  const onFinished = (entry: HarRequest): void => {
+    const contentType = headerValue(entry.response.headers, 'content-type') ?? (entry.response.content.mimeType || null)
+    if (!mayBeStream(contentType, entry._resourceType ?? null)) return
+    if (liveWanted || ledger.openIds().length > 0) {
+      setTimeout(() => claimThenList(entry), LIVE_SETTLE_MS)
+    } else {
+      claimThenList(entry)
+    }
+  }
+
+  const claimThenList = (entry: HarRequest): void => {
+    const result = ledger.claim(
+      {
+        requestId: entry._requestId ?? null,
+        method: entry.request.method,
+        url: entry.request.url,
+        startedAt: Date.parse(entry.startedDateTime),
+      },
+      entry,
+    )
+    if (result === 'new') void listHarEntry(entry)
+  }
+
+  const listHarEntry = async (entry: HarRequest): Promise<void> => {
+    const contentType = headerValue(entry.response.headers, 'content-type') ?? (entry.response.content.mimeType || null)
+    const raw = await getContent(entry)
+    const body = bodyFromContent(raw, contentType)
+    if (!isStreamingContentType(contentType)) {
+      if (body.kind === 'none') return
+      const verdict = classifyBody(headText(body), true, entry.request.url)
+      if (verdict === null || verdict === 'no') return
+    }
+    const startedAt = Date.parse(entry.startedDateTime)
+    const id = `har-${++harCounter}`
+    const request: CapturedRequest = {
+      id,
+      method: entry.request.method,
+      url: entry.request.url,
+      status: entry.response.status || null,
+      requestHeaders: headers(entry.request.headers),
+      responseHeaders: headers(entry.response.headers),
+      requestBody: entry.request.postData?.text ?? null,
+      contentType,
+      startedAt,
+      source: 'har',
+    }
+    const end = Number.isFinite(entry.time) ? startedAt + entry.time : null
+    emit({ type: 'request', request })
+    if (body.kind === 'none') {
+      const why = entry._resourceType === 'eventsource'
+        ? 'Chrome does not reliably give EventSource bodies to extensions; turn on live mode or use fetch.'
+        : 'DevTools returned no body for it.'
+      emit({ type: 'note', level: 'warning', message: `No body for ${entry.request.method} ${entry.request.url}: ${why}` })
+    } else if (body.kind === 'bytes') {
+      if (body.bytes.byteLength > 0) emit({ type: 'chunk', id, data: body.bytes, t: end })
+    } else if (body.text.length > 0) {
+      emit({ type: 'chunk', id, data: body.text, t: end })
+    }
+    emit({ type: 'finished', id, t: end, status: entry.response.status })
+  }
+
+  chrome.devtools.network.onRequestFinished.addListener(onFinished as (r: chrome.devtools.network.Request) => void)
+  chrome.devtools.network.onNavigated.addListener((url: string) => emit({ type: 'navigated', url }))
+
+  // ---- live: the service worker's debugger session ------------------------------------------------
+  let liveWanted = false
+  let port: chrome.runtime.Port | null = null
+
+  const answerPanel = (ok: boolean, message?: string): void => {
+    const call = liveCalls.shift()
+    if (!call) return
+    toPanel({ type: 'live-result', panelId: call.panelId, call: call.call, ok, ...(message !== undefined ? { message } : {}) })
+  }
+
+  const abandonOpen = (reason: string): void => {
+    for (const id of ledger.openIds()) {
+      const held = ledger.abandon(id)
+      emit({ type: 'cancelled', id, t: Date.now(), reason })
+      for (const entry of held) void listHarEntry(entry)
+    }
+  }
+
+  const ensurePort = (): chrome.runtime.Port => {
+    if (port) return port
+    const p = chrome.runtime.connect({ name: LIVE_PORT_NAME })
+    p.onMessage.addListener((msg: WorkerToHub) => onWorker(msg))
+    p.onDisconnect.addListener(() => {
+      if (port === p) port = null
+      while (liveCalls.length > 0) answerPanel(false, 'The extension service worker went away.')
+      if (liveWanted) {
+        liveWanted = false
+        emit({ type: 'note', level: 'warning', message: 'Live capture stopped (the extension service worker went away). Requests are still captured when they finish.' })
+        abandonOpen('live capture stopped')
+      }
+    })
+    port = p
+    return p
+  }
+
+  const setLive = (enabled: boolean): void => {
+    const toWorker = sender<'hub→worker'>(ensurePort())
+    const msg: HubToWorker = enabled ? { type: 'live-start', tabId } : { type: 'live-stop', tabId }
+    if (!enabled && liveWanted) {
+      liveWanted = false
+      abandonOpen('live capture turned off')
+    }
+    toWorker(msg)
+  }
+
+  const onWorker = (msg: WorkerToHub): void => {
+    switch (msg.type) {
+      case 'live-result':
+        liveWanted = msg.ok ? msg.enabled : false
+        answerPanel(msg.ok, msg.message)
+        if (msg.ok) {
+          emit({
+            type: 'note',
+            level: 'info',
+            message: msg.enabled
+              ? 'Live capture on: streaming responses are shown as their bytes arrive.'
+              : 'Live capture off: requests are captured when they finish.',
+          })
+        }
+        return
+      case 'live-request': {
+        const r = msg.request
+        ledger.add({ id: r.id, requestId: r.requestId, method: r.method, url: r.url, startedAt: r.startedAt })
+        emit({
+          type: 'request',
+          request: {
+            id: r.id,
+            method: r.method,
+            url: r.url,
+            status: r.status,
+            requestHeaders: r.requestHeaders,
+            responseHeaders: r.responseHeaders,
+            requestBody: r.requestBody,
+            contentType: r.contentType,
+            startedAt: r.startedAt,
+            source: 'live',
+          },
+        })
+        return
+      }
+      case 'live-chunk':
+        if (ledger.state(msg.id) !== 'open') return
+        emit({ type: 'chunk', id: msg.id, data: base64ToBytes(msg.data), t: msg.t })
+        return
+      case 'live-finished':
+        if (ledger.state(msg.id) !== 'open') return
+        ledger.finish(msg.id)
+        emit({ type: 'finished', id: msg.id, t: msg.t })
+        return
+      case 'live-failed':
+        if (ledger.state(msg.id) !== 'open') return
+        ledger.finish(msg.id)
+        emit({ type: 'cancelled', id: msg.id, t: msg.t, reason: msg.reason })
+        return
+      case 'live-detached': {
+        const was = liveWanted
+        liveWanted = false
+        emit({
+          type: 'note',
+          level: 'warning',
+          message: `Live capture stopped (${msg.reason}). Falling back to capture on completion: requests are listed when they finish.`,
+        })
+        if (was || ledger.openIds().length > 0) abandonOpen(`live capture stopped (${msg.reason})`)
+        return
+      }
+    }
+  }
+}
+
+function headers(list: ReadonlyArray<{ name: string; value: string }> | undefined): Header[] {
+  return (list ?? []).map((h) => ({ name: h.name, value: h.value }))
+}
+
+function headText(body: BodyData): string {
+  if (body.kind === 'text') return body.text.slice(0, 65536)
+  if (body.kind === 'bytes') return new TextDecoder().decode(body.bytes.subarray(0, 65536))
+  return ''
+}
+
+/** getContent in its callback form (works on every Chrome), normalised over all result shapes. */
+function getContent(entry: chrome.devtools.network.Request): Promise<RawContent> {
+  return new Promise((resolve) => {
+    let settled = false
+    const done = (args: unknown[]): void => {
+      if (settled) return
+      settled = true
+      resolve(normaliseGetContent(args))
+    }
+    try {
+      const call = entry.getContent as unknown as (cb: (...args: unknown[]) => void) => unknown
+      const result = call.call(entry, (...args: unknown[]) => done(args))
+      if (result && typeof (result as PromiseLike<unknown>).then === 'function') {
+        ;(result as PromiseLike<unknown>).then((v) => done([v]), () => done([null, '']))
+      }
+    } catch {
+      done([null, ''])
+    }
+  })
+}

@@ -1,0 +1,285 @@
+// Live capture in the service worker (Chrome only): chrome.debugger on the inspected tab.
+//
+// Network.enable; on Network.responseReceived of a streaming response,
+// Network.streamResourceContent returns what arrived so far (bufferedData) and from then on
+// every Network.dataReceived carries its bytes (data, base64). Bytes are forwarded untouched:
+// the panel's core decodes them with one streaming decoder per request. Workers and
+// out-of-process iframes come through Target.setAutoAttach (flatten), each session resumed
+// with Runtime.runIfWaitingForDebugger.
+//
+// Responses that do not declare a stream type but may be one (a fetch answered text/plain, as
+// chat backends often do) are streamed too, held back until their first lines decide
+// (classifyBody); if they are not a stream they are dropped and never announced.
+
+import type { Header } from '../../panel/shell.js'
+import type { HubToWorker, LiveRequestInfo, WorkerToHub } from './messages.js'
+import { base64ToBytes, classifyBody, headerValue, isStreamingContentType, mayBeStream } from './normalise.js'
+
+const PROTOCOL_VERSION = '1.3'
+/** How much undecided text is sniffed before a maybe-stream is dropped. */
+const SNIFF_LIMIT = 16 * 1024
+/** Requests remembered between requestWillBeSent and their response (some never get one). */
+const MAX_PENDING_REQUESTS = 2000
+
+interface Sent {
+  method: string
+  url: string
+  headers: Header[]
+  postData: string | null
+  /** wall-clock ms minus monotonic ms for this request, to date CDP timestamps */
+  clockOffset: number
+  startedAt: number
+}
+
+type Op =
+  | { kind: 'chunk'; data: string; t: number }
+  | { kind: 'finished'; t: number }
+  | { kind: 'failed'; t: number; canceled: boolean; reason: string }
+
+interface Tracked {
+  id: string
+  info: LiveRequestInfo
+  /** 'pending' until streamResourceContent answers; 'sniff' while undecided; 'on' once announced. */
+  phase: 'pending' | 'sniff' | 'on' | 'dropped'
+  sniffing: boolean
+  queue: Op[]
+  held: Op[]
+  decoder: TextDecoder | null
+  head: string
+}
+
+interface Session {
+  tabId: number
+  post: (msg: WorkerToHub) => void
+  sent: Map<string, Sent>
+  tracked: Map<string, Tracked>
+}
+
+const sessions = new Map<number, Session>()
+
+type Debuggee = chrome.debugger.Debuggee & { sessionId?: string }
+
+function send(target: Debuggee, method: string, params?: object): Promise<unknown> {
+  return (chrome.debugger.sendCommand as unknown as (t: Debuggee, m: string, p?: object) => Promise<unknown>)(target, method, params)
+}
+
+function toHeaders(h: Record<string, unknown> | undefined): Header[] {
+  if (!h) return []
+  const out: Header[] = []
+  for (const [name, value] of Object.entries(h)) {
+    // CDP joins repeated headers with "\n".
+    for (const v of String(value).split('\n')) out.push({ name, value: v })
+  }
+  return out
+}
+
+function key(sessionId: string | undefined, requestId: string): string {
+  return `${sessionId ?? 'tab'}:${requestId}`
+}
+
+export function installLiveCapture(): void {
+  if (!chrome.debugger) return
+  chrome.debugger.onEvent.addListener((source, method, params) => {
+    const s = source.tabId !== undefined ? sessions.get(source.tabId) : undefined
+    if (s) onEvent(s, (source as Debuggee).sessionId, method, (params ?? {}) as Record<string, unknown>)
+  })
+  chrome.debugger.onDetach.addListener((source, reason) => {
+    if (source.tabId === undefined) return
+    const s = sessions.get(source.tabId)
+    if (!s) return
+    sessions.delete(source.tabId)
+    const why = reason === 'canceled_by_user' ? 'debugging was cancelled from the browser bar' : reason === 'target_closed' ? 'the tab was closed or replaced' : String(reason)
+    s.post({ type: 'live-detached', reason: why })
+  })
+}
+
+/** Handles one hub message; `post` answers on the hub's port. */
+export async function handleHubMessage(msg: HubToWorker, post: (m: WorkerToHub) => void): Promise<void> {
+  if (msg.type === 'live-start') {
+    if (!chrome.debugger) {
+      post({ type: 'live-result', ok: false, enabled: false, message: 'Live capture needs the chrome.debugger API, which this browser does not have.' })
+      return
+    }
+    if (!(await chrome.permissions.contains({ permissions: ['debugger'] }))) {
+      post({ type: 'live-result', ok: false, enabled: false, message: 'The "debugger" permission was not granted.' })
+      return
+    }
+    const existing = sessions.get(msg.tabId)
+    if (existing) {
+      existing.post = post
+      post({ type: 'live-result', ok: true, enabled: true })
+      return
+    }
+    const session: Session = { tabId: msg.tabId, post, sent: new Map(), tracked: new Map() }
+    sessions.set(msg.tabId, session)
+    try {
+      await chrome.debugger.attach({ tabId: msg.tabId }, PROTOCOL_VERSION)
+      await send({ tabId: msg.tabId }, 'Network.enable', {})
+      await send({ tabId: msg.tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true })
+      post({ type: 'live-result', ok: true, enabled: true })
+    } catch (e) {
+      sessions.delete(msg.tabId)
+      try { await chrome.debugger.detach({ tabId: msg.tabId }) } catch { /* not attached */ }
+      post({ type: 'live-result', ok: false, enabled: false, message: `Could not attach the debugger: ${(e as Error).message ?? String(e)}` })
+    }
+  } else {
+    await stopLive(msg.tabId)
+    post({ type: 'live-result', ok: true, enabled: false })
+  }
+}
+
+/** Detaches from the tab (the hub went away or live mode was turned off). */
+export async function stopLive(tabId: number): Promise<void> {
+  if (!sessions.delete(tabId)) return
+  try { await chrome.debugger.detach({ tabId }) } catch { /* already detached */ }
+}
+
+function onEvent(s: Session, sessionId: string | undefined, method: string, p: Record<string, unknown>): void {
+  const target: Debuggee = sessionId ? { tabId: s.tabId, sessionId } : { tabId: s.tabId }
+  switch (method) {
+    case 'Target.attachedToTarget': {
+      const child = p['sessionId'] as string
+      const type = (p['targetInfo'] as { type?: string } | undefined)?.type ?? ''
+      const childTarget: Debuggee = { tabId: s.tabId, sessionId: child }
+      void (async () => {
+        try {
+          await send(childTarget, 'Network.enable', {})
+          if (type === 'iframe' || type === 'worker' || type === 'shared_worker') {
+            await send(childTarget, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true })
+          }
+        } catch { /* a target that has no Network domain */ }
+        try { await send(childTarget, 'Runtime.runIfWaitingForDebugger') } catch { /* not waiting */ }
+      })()
+      return
+    }
+    case 'Network.requestWillBeSent': {
+      const req = p['request'] as { method: string; url: string; headers?: Record<string, unknown>; postData?: string }
+      const wallTime = (p['wallTime'] as number) * 1000
+      const ts = (p['timestamp'] as number) * 1000
+      if (s.sent.size >= MAX_PENDING_REQUESTS) s.sent.delete(s.sent.keys().next().value!)
+      s.sent.set(key(sessionId, p['requestId'] as string), {
+        method: req.method,
+        url: req.url,
+        headers: toHeaders(req.headers),
+        postData: req.postData ?? null,
+        clockOffset: Number.isFinite(wallTime) && Number.isFinite(ts) ? wallTime - ts : 0,
+        startedAt: Number.isFinite(wallTime) ? wallTime : Date.now(),
+      })
+      return
+    }
+    case 'Network.responseReceived': {
+      const requestId = p['requestId'] as string
+      const k = key(sessionId, requestId)
+      const sent = s.sent.get(k)
+      const response = p['response'] as { status?: number; headers?: Record<string, unknown>; mimeType?: string; url?: string }
+      const responseHeaders = toHeaders(response.headers)
+      const contentType = headerValue(responseHeaders, 'content-type') ?? (response.mimeType || null)
+      const resourceType = String(p['type'] ?? '')
+      const declared = isStreamingContentType(contentType)
+      const maybe = !declared && (resourceType === 'Fetch' || resourceType === 'XHR') && mayBeStream(contentType, resourceType)
+      if (!declared && !maybe) { s.sent.delete(k); return }
+      const info: LiveRequestInfo = {
+        id: `live:${k}`,
+        requestId,
+        method: sent?.method ?? 'GET',
+        url: sent?.url ?? response.url ?? '',
+        status: response.status ?? null,
+        requestHeaders: sent?.headers ?? [],
+        responseHeaders,
+        requestBody: sent?.postData ?? null,
+        contentType,
+        startedAt: sent?.startedAt ?? Date.now(),
+      }
+      const t: Tracked = { id: info.id, info, phase: 'pending', sniffing: maybe, queue: [], held: [], decoder: null, head: '' }
+      s.tracked.set(k, t)
+      send(target, 'Network.streamResourceContent', { requestId }).then(
+        (result) => {
+          const buffered = (result as { bufferedData?: string } | undefined)?.bufferedData ?? ''
+          if (maybe) { t.phase = 'sniff'; t.decoder = new TextDecoder() } else announce(s, t)
+          const queued = t.queue
+          t.queue = []
+          if (buffered) apply(s, k, t, { kind: 'chunk', data: buffered, t: Date.now() })
+          for (const op of queued) apply(s, k, t, op)
+        },
+        () => {
+          // Finished before streaming could start, or not streamable: the HAR path lists it.
+          t.phase = 'dropped'
+          s.tracked.delete(k)
+        },
+      )
+      return
+    }
+    case 'Network.dataReceived': {
+      const data = p['data'] as string | undefined
+      if (!data) return
+      const k = key(sessionId, p['requestId'] as string)
+      const t = s.tracked.get(k)
+      if (t) route(s, k, t, { kind: 'chunk', data, t: stamp(s, k, p) })
+      return
+    }
+    case 'Network.loadingFinished': {
+      const k = key(sessionId, p['requestId'] as string)
+      const t = s.tracked.get(k)
+      if (t) route(s, k, t, { kind: 'finished', t: stamp(s, k, p) })
+      else s.sent.delete(k)
+      return
+    }
+    case 'Network.loadingFailed': {
+      const k = key(sessionId, p['requestId'] as string)
+      const t = s.tracked.get(k)
+      if (t) {
+        const canceled = p['canceled'] === true
+        const reason = canceled ? 'cancelled by the page' : String(p['errorText'] ?? 'failed')
+        route(s, k, t, { kind: 'failed', t: stamp(s, k, p), canceled, reason })
+      } else s.sent.delete(k)
+      return
+    }
+  }
+}
+
+function stamp(s: Session, k: string, p: Record<string, unknown>): number {
+  const ts = p['timestamp']
+  const sent = s.sent.get(k)
+  if (typeof ts === 'number' && sent && sent.clockOffset !== 0) return Math.round(ts * 1000 + sent.clockOffset)
+  return Date.now()
+}
+
+function route(s: Session, k: string, t: Tracked, op: Op): void {
+  if (t.phase === 'pending') t.queue.push(op)
+  else apply(s, k, t, op)
+}
+
+function apply(s: Session, k: string, t: Tracked, op: Op): void {
+  if (t.phase === 'dropped') return
+  if (t.phase === 'sniff') {
+    t.held.push(op)
+    const final = op.kind !== 'chunk'
+    if (op.kind === 'chunk') t.head += t.decoder!.decode(base64ToBytes(op.data), { stream: true })
+    const verdict = classifyBody(t.head, final || t.head.length > SNIFF_LIMIT, t.info.url)
+    if (verdict === null) return
+    if (verdict === 'no') { t.phase = 'dropped'; t.held = []; s.tracked.delete(k); s.sent.delete(k); return }
+    announce(s, t)
+    const held = t.held
+    t.held = []
+    t.head = ''
+    t.decoder = null
+    for (const h of held) forward(s, k, t, h)
+    return
+  }
+  forward(s, k, t, op)
+}
+
+function announce(s: Session, t: Tracked): void {
+  t.phase = 'on'
+  s.post({ type: 'live-request', request: t.info })
+}
+
+function forward(s: Session, k: string, t: Tracked, op: Op): void {
+  if (op.kind === 'chunk') s.post({ type: 'live-chunk', id: t.id, data: op.data, t: op.t })
+  else {
+    if (op.kind === 'finished') s.post({ type: 'live-finished', id: t.id, t: op.t })
+    else s.post({ type: 'live-failed', id: t.id, t: op.t, canceled: op.canceled, reason: op.reason })
+    s.tracked.delete(k)
+    s.sent.delete(k)
+  }
+}

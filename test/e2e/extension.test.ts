@@ -1,0 +1,381 @@
+// End to end: the built extension in Debian Chromium, DevTools open on the demo chat app, the
+// Deltascope panel's DOM read through CDP. The page streams through fetch (SSE and NDJSON, five
+// providers, broken frames, a charset-less body Chrome decodes as windows-1252, a text/plain
+// stream found by sniffing); the panel must list each stream once, with exactly the Reply the
+// core computes from the same bytes, its frame count and its broken frame. Then live mode
+// (chrome.debugger) must show frames while a slow stream is still running, a stream the page
+// aborts as cancelled, and nothing twice.
+//
+// Live mode needs no prompt: Chromium does not allow `debugger` as an optional permission (it
+// drops it from optional_permissions, and permissions.request then fails with "Only permissions
+// specified in the manifest may be requested"), so the manifest declares it as required and
+// live mode stays off until the panel's toggle. The toggle's click is sent with
+// Runtime.evaluate({userGesture: true}) because chrome.permissions.request, which the toggle
+// still calls (it resolves true for a granted permission), demands a user gesture.
+//
+// Env: CHROMIUM_PATH (default /usr/bin/chromium), HEADFUL=1, DELTASCOPE_REBUILD=1.
+
+import { existsSync, mkdirSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDemoServer } from '../../demo/server.js'
+import { merge } from '../../src/core/index.js'
+import type { Reply } from '../../src/core/index.js'
+import {
+  CHROMIUM,
+  ROOT,
+  ensureExtensionBuilt,
+  launchWithExtension,
+  sleep,
+  type ExtensionBrowser,
+  type PanelHandle,
+} from '../support/browser.js'
+
+const SCREENSHOT = join(ROOT, 'docs/screenshots/panel.png')
+
+// ---- a second origin for what the demo does not serve ---------------------------------------------
+
+const UNICODE_TEXT = 'Prix : 5 € — naïve 中文 😀 “ok”'
+const chunk = (content: string, extra = ''): string =>
+  `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}${extra}}]}\n\n`
+const EXTRA_BODIES: Record<string, { type: string; body: string }> = {
+  // No charset: Chrome hands the body to extensions decoded as windows-1252.
+  '/charsetless.sse': {
+    type: 'text/event-stream',
+    body: chunk('Prix : 5 € — ') + chunk('naïve 中文 ') + chunk('😀 “ok”', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+  },
+  // A chat backend answering text/plain: listed because the body sniffs as SSE.
+  '/backend/stream.txt': {
+    type: 'text/plain; charset=utf-8',
+    body: chunk('Hello') + chunk(' from a text/plain backend', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+  },
+  // Not streams: one JSON document, and plain text.
+  '/api/config.json': { type: 'application/json', body: '{"model":"gpt-4o","stream":true}\n' },
+  '/hello.txt': { type: 'text/plain', body: 'Hello, world\n' },
+}
+
+function startExtraServer(): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname
+    const entry = EXTRA_BODIES[path]
+    req.resume()
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': '*' })
+      res.end()
+      return
+    }
+    if (!entry) { res.writeHead(404, { 'access-control-allow-origin': '*' }); res.end(); return }
+    res.writeHead(200, { 'content-type': entry.type, 'cache-control': 'no-store', 'access-control-allow-origin': '*' })
+    // Streamed a frame at a time, 40 ms apart: slow enough for live capture to pick it up.
+    const parts = entry.body.split(/(?<=\n\n)/)
+    const next = (): void => {
+      const part = parts.shift()
+      if (part === undefined) { res.end(); return }
+      res.write(Buffer.from(part, 'utf8'))
+      setTimeout(next, 40)
+    }
+    next()
+  })
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })))
+}
+
+// ---- the panel's DOM --------------------------------------------------------------------------------
+
+interface PanelReply {
+  state: string | null
+  frameCount: number
+  rowFrames: number
+  rowBroken: number
+  choices: Array<{ index: number; content: string; reasoning: string; finishReason: string; tools: Array<{ name: string; id: string; args: string | null; pretty: string | null }> }>
+  frameErrors: number[]
+}
+
+const sel = (s: string): string => JSON.stringify(s)
+
+/** Clicks the request row for `url` and waits until the selection shows it. */
+async function selectRequest(panel: PanelHandle, url: string): Promise<void> {
+  const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(url)})`
+  await panel.waitFor(row, { message: `a request row for ${url}` })
+  await panel.evaluate(`${row}.click()`)
+  await panel.waitFor(`document.querySelector('.ds-sel-title')?.title === ${sel(url)}`, { message: `the selection to show ${url}` })
+}
+
+function readSelection(panel: PanelHandle, url: string): Promise<PanelReply> {
+  return panel.evaluate<PanelReply>(`(() => {
+    const q = (root, id) => root.querySelector('[data-testid="' + id + '"]')
+    const text = (el) => el ? el.textContent : null
+    const row = [...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(url)})
+    return {
+      state: row ? row.dataset.state : null,
+      frameCount: Number(text(q(document, 'frame-count'))),
+      rowFrames: Number(text(row && q(row, 'request-frames'))),
+      rowBroken: row && q(row, 'request-broken') ? parseInt(text(q(row, 'request-broken')), 10) : 0,
+      choices: [...document.querySelectorAll('[data-testid=reply-choice]')].map((c) => ({
+        index: Number(c.dataset.index),
+        content: text(q(c, 'reply-content')) ?? '',
+        reasoning: text(q(c, 'reply-reasoning')) ?? '',
+        finishReason: text(q(c, 'finish-reason')) ?? '',
+        tools: [...c.querySelectorAll('[data-testid=tool-call]')].map((t) => ({
+          name: text(q(t, 'tool-name')),
+          id: text(q(t, 'tool-id')),
+          args: text(q(t, 'tool-arguments')),
+          pretty: text(q(t, 'tool-arguments-pretty')),
+        })),
+      })),
+      frameErrors: [...document.querySelectorAll('[data-testid=frame-error]')].map((e) => Number(e.dataset.frame)),
+    }
+  })()`)
+}
+
+function expectPanelShows(shown: PanelReply, expected: Reply, label: string): void {
+  expect(shown.state, `${label}: state`).toBe('finished')
+  expect(shown.frameCount, `${label}: frame count`).toBe(expected.frameCount)
+  expect(shown.rowFrames, `${label}: frames in the list row`).toBe(expected.frameCount)
+  expect(shown.rowBroken, `${label}: broken count in the list row`).toBe(expected.errors.length)
+  expect(shown.frameErrors, `${label}: broken frames`).toEqual(expected.errors.map((e) => e.frame))
+  expect(shown.choices.map((c) => c.index), `${label}: choices`).toEqual(expected.choices.map((c) => c.index))
+  expected.choices.forEach((c, i) => {
+    const s = shown.choices[i]!
+    expect(s.content, `${label}: content of choice ${c.index}`).toBe(c.content)
+    expect(s.reasoning, `${label}: reasoning of choice ${c.index}`).toBe(c.reasoning)
+    expect(s.finishReason, `${label}: finish reason of choice ${c.index}`).toBe(c.finishReason ?? '')
+    expect(s.tools.length, `${label}: tool calls of choice ${c.index}`).toBe(c.toolCalls.length)
+    c.toolCalls.forEach((t, k) => {
+      const st = s.tools[k]!
+      expect(st.name, `${label}: tool ${k} name`).toBe(t.name ?? '(no name)')
+      expect(st.id, `${label}: tool ${k} id`).toBe(t.id ?? '(no id)')
+      if (st.args !== null) expect(st.args, `${label}: tool ${k} arguments`).toBe(t.arguments)
+      else expect(JSON.parse(st.pretty ?? 'null'), `${label}: tool ${k} arguments`).toEqual(t.parsedArguments)
+    })
+  })
+}
+
+/** The frame row for `seq`, brought into view by the problem list's link, is marked broken. */
+async function expectBrokenRow(panel: PanelHandle, seq: number): Promise<void> {
+  await panel.evaluate(`document.querySelector('[data-testid=frame-error][data-frame="${seq}"] button').click()`)
+  await panel.waitFor(`document.querySelector('[data-testid=frame-row][data-seq="${seq}"]')`, { message: `frame row ${seq}` })
+  const row = await panel.evaluate<{ broken: string | null; kind: string | null; title: string }>(`(() => {
+    const r = document.querySelector('[data-testid=frame-row][data-seq="${seq}"]')
+    return { broken: r.getAttribute('data-broken'), kind: r.getAttribute('data-kind'), title: r.title }
+  })()`)
+  expect(row.broken).toBe('true')
+  expect(row.kind).toBe('invalid')
+  expect(row.title).toMatch(/line \d+, position \d+: /)
+}
+
+async function expectedReply(url: string, contentType: string): Promise<Reply> {
+  const res = await fetch(url, { method: 'POST', body: '{}' })
+  return merge(new Uint8Array(await res.arrayBuffer()), { contentType, url })
+}
+
+/** Fetches in the page and reads the whole body, as a chat client would. */
+function pageFetch(b: ExtensionBrowser, url: string, method = 'POST'): Promise<number> {
+  return b.page.evaluate(async ([u, m]) => {
+    const res = await fetch(u!, m === 'POST' ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"stream":true}' } : {})
+    return (await res.arrayBuffer()).byteLength
+  }, [url, method])
+}
+
+// ---- the run ------------------------------------------------------------------------------------------
+
+const available = existsSync(CHROMIUM)
+
+describe.skipIf(!available)('Deltascope extension in Chromium', () => {
+  let demo: { url: string; close(): Promise<void> }
+  let extra: { url: string; server: Server }
+  let b: ExtensionBrowser
+  let panel: PanelHandle
+  const t0 = Date.now()
+  const timings: Record<string, number> = {}
+
+  beforeAll(async () => {
+    const dist = ensureExtensionBuilt()
+    timings['build'] = Date.now() - t0
+    demo = await startDemoServer({ port: 0 })
+    extra = await startExtraServer()
+    b = await launchWithExtension({ extensionDir: dist })
+    timings['launch'] = Date.now() - t0
+    await b.page.goto(`${demo.url}/`)
+    panel = await b.openPanel()
+    timings['panel'] = Date.now() - t0
+  }, 90_000)
+
+  afterAll(async () => {
+    await b?.close()
+    await demo?.close()
+    await new Promise((r) => extra?.server.close(r))
+    // eslint-disable-next-line no-console
+    console.log(`e2e timings (ms since start): ${JSON.stringify({ ...timings, total: Date.now() - t0 })}`)
+  })
+
+  it('lists every finished stream once, with exactly the reconstructed reply, frame count and broken frame', async () => {
+    const d = demo.url
+    const streams: Array<{ label: string; url: string; contentType: string; broken?: boolean }> = [
+      { label: 'OpenAI chat SSE', url: `${d}/v1/chat/completions?pace=0`, contentType: 'text/event-stream; charset=utf-8' },
+      { label: 'Anthropic SSE, broken frame', url: `${d}/v1/messages?pace=0&broken=1`, contentType: 'text/event-stream; charset=utf-8', broken: true },
+      { label: 'Gemini SSE', url: `${d}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse&pace=0`, contentType: 'text/event-stream; charset=utf-8' },
+      { label: 'OpenAI Responses SSE', url: `${d}/v1/responses?pace=0`, contentType: 'text/event-stream; charset=utf-8' },
+      { label: 'Ollama NDJSON', url: `${d}/api/chat?pace=0`, contentType: 'application/x-ndjson' },
+      { label: 'Ollama NDJSON, broken line', url: `${d}/api/chat?pace=0&broken=1&seed=3`, contentType: 'application/x-ndjson', broken: true },
+      { label: 'charset-less SSE (windows-1252 repair)', url: `${extra.url}/charsetless.sse`, contentType: 'text/event-stream' },
+      { label: 'text/plain SSE (sniffed)', url: `${extra.url}/backend/stream.txt`, contentType: 'text/plain; charset=utf-8' },
+    ]
+    const notStreams = [`${extra.url}/api/config.json`, `${extra.url}/hello.txt`, `${d}/scenarios.json`]
+
+    for (const s of streams) expect(await pageFetch(b, s.url), s.label).toBeGreaterThan(0)
+    for (const u of notStreams) await pageFetch(b, u, 'GET')
+    const expected = await Promise.all(streams.map((s) => expectedReply(s.url, s.contentType)))
+
+    await panel.waitFor(`document.querySelectorAll('[data-testid=request-row]').length >= ${streams.length}`, {
+      timeout: 15_000,
+      message: `${streams.length} request rows`,
+    })
+    await sleep(300) // a stray extra row would show up by now
+    const titles = await panel.evaluate<string[]>(`[...document.querySelectorAll('[data-testid=request-row]')].map((r) => r.title)`)
+    expect(titles.sort()).toEqual(streams.map((s) => s.url).sort())
+
+    for (let i = 0; i < streams.length; i++) {
+      const s = streams[i]!
+      const want = expected[i]!
+      // The fixtures' own checks: these streams are not trivial.
+      expect(want.frameCount, s.label).toBeGreaterThan(1)
+      expect(want.errors.length > 0, `${s.label}: has a broken frame`).toBe(s.broken === true)
+      await selectRequest(panel, s.url)
+      await panel.waitFor(`document.querySelector('[data-testid=frame-count]')?.textContent === ${sel(String(want.frameCount))}`, {
+        message: `${s.label}: frame count ${want.frameCount}`,
+      })
+      expectPanelShows(await readSelection(panel, s.url), want, s.label)
+      for (const e of want.errors) await expectBrokenRow(panel, e.frame)
+    }
+    // The repaired body is the text that was sent, not its windows-1252 mojibake.
+    expect(expected[6]!.choices[0]!.content).toBe(UNICODE_TEXT)
+
+    // The screenshot: the Anthropic stream (thinking, text, tool use) with its broken frame open.
+    await selectRequest(panel, streams[1]!.url)
+    await expectBrokenRow(panel, expected[1]!.errors[0]!.frame)
+    mkdirSync(join(ROOT, 'docs/screenshots'), { recursive: true })
+    await panel.screenshot(SCREENSHOT)
+    timings['baseline'] = Date.now() - t0
+  }, 60_000)
+
+  it('live mode: frames reach the panel while the stream runs; a cancelled stream shows as cancelled; nothing listed twice', async () => {
+    const rowsBefore = await panel.evaluate<number>(`document.querySelectorAll('[data-testid=request-row]').length`)
+
+    // The toggle asks for the `debugger` permission (declared in the manifest: granted, no prompt).
+    await panel.waitFor(`document.querySelector('[data-testid=live-toggle]')`, { message: 'the live toggle' })
+    await panel.evaluate(`document.querySelector('[data-testid=live-toggle]').click()`, { userGesture: true })
+    await panel.waitFor(`document.querySelector('[data-testid=live-toggle]').checked && !document.querySelector('[data-testid=live-toggle]').disabled`, {
+      message: 'live mode on',
+    })
+
+    // ~2.3 kB in chunks of 1-96 bytes, 60 ms apart: about 3 s of streaming.
+    const slowUrl = `${demo.url}/v1/messages?pace=60&seed=11`
+    await b.page.evaluate((u) => {
+      const w = window as unknown as { slow: { done: number | null; bytes: number } }
+      w.slow = { done: null, bytes: 0 }
+      void fetch(u, { method: 'POST', body: '{}' }).then(async (res) => {
+        const reader = res.body!.getReader()
+        for (;;) {
+          const { done, value } = await reader.read()
+          if (done) break
+          w.slow.bytes += value.byteLength
+        }
+        w.slow.done = Date.now()
+      })
+    }, slowUrl)
+
+    // While the page is still reading, the panel already shows frames of it, live.
+    const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(slowUrl)})`
+    let seenLive: { frames: number; pageBytes: number } | null = null
+    const frameCounts: number[] = []
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+      const s = await panel.evaluate<{ state: string; frames: number } | null>(
+        `(() => { const r = ${row}; return r ? { state: r.dataset.state, frames: Number(r.querySelector('[data-testid=request-frames]').textContent) } : null })()`,
+      )
+      const page = await b.page.evaluate(() => (window as unknown as { slow: { done: number | null; bytes: number } }).slow)
+      if (s) frameCounts.push(s.frames)
+      if (s && s.state === 'live' && s.frames > 0 && page.done === null) seenLive ??= { frames: s.frames, pageBytes: page.bytes }
+      if (page.done !== null && s?.state === 'finished') break
+      await sleep(150)
+    }
+    expect(seenLive, 'a live row with frames before the stream ended').not.toBeNull()
+    const want = await expectedReply(slowUrl, 'text/event-stream; charset=utf-8')
+    expect(seenLive!.frames).toBeLessThan(want.frameCount)
+    // It grew while streaming: several distinct counts were seen.
+    expect(new Set(frameCounts).size).toBeGreaterThan(2)
+
+    await selectRequest(panel, slowUrl)
+    await panel.waitFor(`document.querySelector('[data-testid=request-state]')?.textContent === 'finished'`)
+    expectPanelShows(await readSelection(panel, slowUrl), want, 'live Anthropic SSE')
+    const id = await panel.evaluate<string>(`${row}.dataset.id`)
+    expect(id.startsWith('live:')).toBe(true)
+
+    // A stream the page aborts mid-way is shown as cancelled.
+    const abortUrl = `${demo.url}/api/chat?pace=80&seed=5`
+    await b.page.evaluate((u) => {
+      const ctl = new AbortController()
+      void fetch(u, { method: 'POST', body: '{}', signal: ctl.signal }).then(async (res) => {
+        const reader = res.body!.getReader()
+        for (;;) { const { done } = await reader.read(); if (done) break }
+      }).catch(() => undefined)
+      setTimeout(() => ctl.abort(), 700)
+    }, abortUrl)
+    const abortRow = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(abortUrl)})`
+    await panel.waitFor(`${abortRow}?.dataset.state === 'cancelled'`, { timeout: 10_000, message: 'the aborted stream shown as cancelled' })
+
+    // A worker's fetch is captured live too (Target.setAutoAttach).
+    const workerUrl = `${demo.url}/api/chat?pace=20&seed=9`
+    await b.page.evaluate(async (u) => {
+      const src = `fetch(${JSON.stringify(u)}, { method: 'POST', body: '{}' }).then((r) => r.text()).then((t) => postMessage(t.length))`
+      const worker = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })))
+      await new Promise((resolve) => { worker.onmessage = resolve })
+      worker.terminate()
+    }, workerUrl)
+    const workerRow = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(workerUrl)})`
+    await panel.waitFor(`${workerRow}?.dataset.state === 'finished'`, { timeout: 10_000, message: 'the worker stream, finished' })
+    expect(await panel.evaluate<string>(`${workerRow}.dataset.id`)).toMatch(/^live:/)
+
+    // Live bytes: a charset-less body needs no repair (the core decodes the bytes as UTF-8), a
+    // text/plain stream is held until its first lines sniff as SSE, plain text is never listed.
+    const liveCharsetless = `${extra.url}/charsetless.sse?live=1`
+    const livePlain = `${extra.url}/backend/stream.txt?live=1`
+    await pageFetch(b, liveCharsetless)
+    await pageFetch(b, livePlain)
+    await pageFetch(b, `${extra.url}/hello.txt?live=1`)
+    for (const [u, type] of [[liveCharsetless, 'text/event-stream'], [livePlain, 'text/plain; charset=utf-8']] as const) {
+      const r = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(u)})`
+      await panel.waitFor(`${r}?.dataset.state === 'finished'`, { timeout: 10_000, message: `${u} finished` })
+      expect(await panel.evaluate<string>(`${r}.dataset.id`), u).toMatch(/^live:/)
+      await selectRequest(panel, u)
+      expectPanelShows(await readSelection(panel, u), await expectedReply(u, type), `live ${u}`)
+    }
+
+    // onRequestFinished fired for all of them too: none is listed a second time.
+    await sleep(1200)
+    const titles = await panel.evaluate<string[]>(`[...document.querySelectorAll('[data-testid=request-row]')].map((r) => r.title)`)
+    expect(titles.length).toBe(rowsBefore + 5)
+    for (const u of [slowUrl, abortUrl, workerUrl, liveCharsetless, livePlain]) expect(titles.filter((t) => t === u).length, u).toBe(1)
+    timings['live'] = Date.now() - t0
+  }, 60_000)
+
+  it('live capture lost (debugger detached): a visible note, and capture falls back to finished requests', async () => {
+    // Extensions may not debug chrome:// pages: Chromium detaches the debugger (target_closed),
+    // as it does when the user presses Cancel on the "started debugging" bar.
+    await b.page.goto('chrome://version').catch(() => undefined)
+    await panel.waitFor(
+      `[...document.querySelectorAll('[data-testid=note]')].some((n) => n.textContent.includes('Live capture stopped'))`,
+      { timeout: 10_000, message: 'the "live capture stopped" note' },
+    )
+    await b.page.goto(`${demo.url}/`)
+    const url = `${demo.url}/v1/chat/completions?pace=0&seed=21`
+    await pageFetch(b, url)
+    const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(url)})`
+    await panel.waitFor(`${row}?.dataset.state === 'finished'`, { timeout: 10_000, message: 'the stream, listed on completion' })
+    expect(await panel.evaluate<string>(`${row}.dataset.id`)).toMatch(/^har-/)
+    await selectRequest(panel, url)
+    expectPanelShows(await readSelection(panel, url), await expectedReply(url, 'text/event-stream; charset=utf-8'), 'after detach')
+    timings['detach'] = Date.now() - t0
+  }, 30_000)
+})

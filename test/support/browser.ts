@@ -1,0 +1,269 @@
+// Launches Debian Chromium with the built extension, DevTools open on the startup tab, and
+// reaches the Deltascope panel's DOM through CDP (CAPTURE.md, "Testing the panel in a real
+// browser"). Reusable by any browser test.
+//
+//   const ext = await ensureExtensionBuilt()
+//   const b = await launchWithExtension({ extensionDir: ext })
+//   await b.page.goto(url)
+//   const panel = await b.openPanel()
+//   await panel.waitFor(`document.querySelectorAll('[data-testid=request-row]').length === 2`)
+//   await b.close()
+//
+// Playwright's CDPSession cannot address a flattened child session, so the DevTools window
+// and the panel iframe are reached through a browser-level session with
+// Target.attachToTarget({flatten: false}) + Target.sendMessageToTarget.
+
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core'
+
+export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
+export const CHROME_DIST = join(ROOT, 'dist/chrome')
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
+export const PANEL_TITLE = 'Deltascope'
+
+const SOURCES = ['manifest.json', 'vite.config.ext.ts', 'src', 'panel', 'extension']
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0
+  const st = statSync(path)
+  if (!st.isDirectory()) return st.mtimeMs
+  let newest = st.mtimeMs
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)))
+  return newest
+}
+
+/** True when dist/chrome exists and is newer than every source it is built from. */
+export function extensionIsFresh(): boolean {
+  const manifest = join(CHROME_DIST, 'manifest.json')
+  if (!existsSync(manifest)) return false
+  const built = statSync(manifest).mtimeMs
+  return SOURCES.every((s) => newestMtime(join(ROOT, s)) <= built)
+}
+
+/** Builds dist/chrome with `vite build --config vite.config.ext.ts` unless it is fresh. */
+export function ensureExtensionBuilt(options: { force?: boolean } = {}): string {
+  if (options.force || process.env['DELTASCOPE_REBUILD'] === '1' || !extensionIsFresh()) {
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.ext.ts', '--logLevel', 'warn'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    })
+  }
+  return CHROME_DIST
+}
+
+export interface TargetInfo {
+  targetId: string
+  type: string
+  url: string
+  title: string
+}
+
+/** A CDP session on one target, over the browser session (non-flat). */
+export interface TargetSession {
+  send<T = unknown>(method: string, params?: object): Promise<T>
+  /**
+   * Evaluates an expression (awaiting promises) and returns its JSON value; throws on
+   * exceptions. `userGesture` runs it as if the user acted (needed by permissions.request).
+   */
+  evaluate<T = unknown>(expression: string, options?: { userGesture?: boolean }): Promise<T>
+  /** Polls a boolean expression until true. */
+  waitFor(expression: string, options?: { timeout?: number; interval?: number; message?: string }): Promise<void>
+  detach(): Promise<void>
+}
+
+export interface ExtensionBrowser {
+  context: BrowserContext
+  /** The startup tab: DevTools was opened for it. Navigate it, don't open another (that opens a second DevTools). */
+  page: Page
+  browserSession: CDPSession
+  extensionId: string
+  userDataDir: string
+  targets(): Promise<TargetInfo[]>
+  attach(targetId: string): Promise<TargetSession>
+  /** Shows the Deltascope panel and attaches to its iframe. */
+  openPanel(options?: { timeout?: number }): Promise<PanelHandle>
+  close(): Promise<void>
+}
+
+export interface PanelHandle extends TargetSession {
+  devtools: TargetSession
+  target: TargetInfo
+  /** PNG of the DevTools window (the panel shown in it), laid out at `size` for the shot. */
+  screenshot(path: string, size?: { width: number; height: number }): Promise<void>
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--auto-open-devtools-for-tabs',
+]
+
+export async function launchWithExtension(options: {
+  extensionDir: string
+  headless?: boolean
+  args?: string[]
+  /** Where DevTools opens: 'undocked' (default), 'right', 'bottom'. */
+  dock?: 'undocked' | 'right' | 'bottom' | 'left'
+}): Promise<ExtensionBrowser> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'deltascope-profile-'))
+  // DevTools undocked: its own window, so the panel gets the whole width (and screenshots show it alone).
+  mkdirSync(join(userDataDir, 'Default'), { recursive: true })
+  writeFileSync(
+    join(userDataDir, 'Default/Preferences'),
+    JSON.stringify({ devtools: { preferences: { currentDockState: JSON.stringify(options.dock ?? 'undocked') } } }),
+  )
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    // Playwright's "--headless" is Chromium's new headless, which loads extensions.
+    headless: options.headless ?? process.env['HEADFUL'] !== '1',
+    ignoreDefaultArgs: ['--disable-extensions'],
+    viewport: null,
+    args: [
+      ...CHROMIUM_ARGS,
+      `--disable-extensions-except=${options.extensionDir}`,
+      `--load-extension=${options.extensionDir}`,
+      ...(options.args ?? []),
+    ],
+  })
+  const browser = context.browser()
+  if (!browser) throw new Error('no browser for the persistent context')
+  const browserSession = await browser.newBrowserCDPSession()
+
+  // Non-flat child sessions: replies arrive as Target.receivedMessageFromTarget.
+  let nextId = 0
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string }>()
+  browserSession.on('Target.receivedMessageFromTarget', (e) => {
+    const msg = JSON.parse(e.message) as { id?: number; result?: unknown; error?: { message: string } }
+    if (msg.id === undefined) return
+    const p = pending.get(msg.id)
+    if (!p) return
+    pending.delete(msg.id)
+    if (msg.error) p.reject(new Error(`${p.method}: ${msg.error.message}`))
+    else p.resolve(msg.result)
+  })
+
+  const targets = async (): Promise<TargetInfo[]> =>
+    ((await browserSession.send('Target.getTargets')).targetInfos as TargetInfo[])
+
+  const attach = async (targetId: string): Promise<TargetSession> => {
+    const { sessionId } = await browserSession.send('Target.attachToTarget', { targetId, flatten: false })
+    const send = <T>(method: string, params: object = {}): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        const id = ++nextId
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject, method })
+        browserSession.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) }).catch((e: Error) => {
+          pending.delete(id)
+          reject(e)
+        })
+      })
+    const evaluate = async <T>(expression: string, options: { userGesture?: boolean } = {}): Promise<T> => {
+      const r = await send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+        'Runtime.evaluate',
+        { expression, returnByValue: true, awaitPromise: true, userGesture: options.userGesture ?? false },
+      )
+      if (r.exceptionDetails) throw new Error(`evaluate failed: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}\n${expression}`)
+      return r.result.value as T
+    }
+    const waitFor = async (expression: string, o: { timeout?: number; interval?: number; message?: string } = {}): Promise<void> => {
+      const deadline = Date.now() + (o.timeout ?? 10_000)
+      let last: unknown = null
+      for (;;) {
+        try {
+          if ((await evaluate<boolean>(`Boolean(${expression})`)) === true) return
+        } catch (e) {
+          last = e
+        }
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${o.message ?? expression}${last ? ` (last error: ${String(last)})` : ''}`)
+        await sleep(o.interval ?? 100)
+      }
+    }
+    return {
+      send,
+      evaluate,
+      waitFor,
+      detach: async () => {
+        await browserSession.send('Target.detachFromTarget', { sessionId }).catch(() => undefined)
+      },
+    }
+  }
+
+  // The extension id, from its service worker.
+  let extensionId = ''
+  for (const deadline = Date.now() + 20_000; !extensionId; await sleep(100)) {
+    const sw = (await targets()).find((t) => t.type === 'service_worker' && t.url.startsWith('chrome-extension://'))
+    if (sw) extensionId = new URL(sw.url).host
+    else if (Date.now() > deadline) throw new Error('the extension did not load (no service worker target)')
+  }
+
+  const page = context.pages()[0] ?? (await context.waitForEvent('page'))
+
+  const openPanel = async (o: { timeout?: number } = {}): Promise<PanelHandle> => {
+    const deadline = Date.now() + (o.timeout ?? 45_000)
+    let devtoolsTarget: TargetInfo | undefined
+    while (!devtoolsTarget) {
+      devtoolsTarget = (await targets()).find((t) => t.url.startsWith('devtools://devtools/bundled/devtools_app.html'))
+      if (!devtoolsTarget) {
+        if (Date.now() > deadline) throw new Error('no DevTools window (is --auto-open-devtools-for-tabs set?)')
+        await sleep(200)
+      }
+    }
+    const devtools = await attach(devtoolsTarget.targetId)
+    // Panels register asynchronously: retry showPanel until the panel's iframe target exists.
+    const panelKey = `chrome-extension://${extensionId}${PANEL_TITLE.replace(/\s+/g, '')}`
+    let panelTarget: TargetInfo | undefined
+    while (!panelTarget) {
+      await devtools.evaluate(`(() => { try { DevToolsAPI.showPanel(${JSON.stringify(panelKey)}) } catch (e) {} })()`).catch(() => undefined)
+      panelTarget = (await targets()).find((t) => t.type === 'iframe' && t.url.startsWith(`chrome-extension://${extensionId}/extension/panel.html`))
+      if (!panelTarget) {
+        if (Date.now() > deadline) throw new Error(`the ${PANEL_TITLE} panel did not appear`)
+        await sleep(250)
+      }
+    }
+    const session = await attach(panelTarget.targetId)
+    await session.waitFor(`document.readyState === 'complete'`)
+    return {
+      ...session,
+      devtools,
+      target: panelTarget,
+      async screenshot(path: string, size = { width: 1280, height: 760 }) {
+        // The DevTools window is small (docked beside the page): lay it out larger for the shot.
+        await devtools.send('Emulation.setDeviceMetricsOverride', { ...size, deviceScaleFactor: 1, mobile: false })
+        try {
+          await sleep(600)
+          const shot = await devtools.send<{ data: string }>('Page.captureScreenshot', { format: 'png' })
+          writeFileSync(path, Buffer.from(shot.data, 'base64'))
+        } finally {
+          await devtools.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined)
+        }
+      },
+    }
+  }
+
+  return {
+    context,
+    page,
+    browserSession,
+    extensionId,
+    userDataDir,
+    targets,
+    attach,
+    openPanel,
+    async close() {
+      await context.close().catch(() => undefined)
+      rmSync(userDataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms))
+}
