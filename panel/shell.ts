@@ -38,6 +38,10 @@ export type CaptureEvent =
   | { type: 'navigated'; url: string }
   /** Something the user should know about capture itself (live mode detached, …). */
   | { type: 'note'; level: 'info' | 'warning'; message: string }
+  /** Optional: the user just opened this request in the shell (paste, file): the panel selects it. */
+  | { type: 'select'; id: string }
+  /** Optional: the shell withdraws a request it sent (the pasted text was edited). */
+  | { type: 'removed'; id: string }
 
 export interface PanelShell {
   kind: 'devtools' | 'inline'
@@ -52,5 +56,7 @@ export interface PanelShell {
   onThemeChange(callback: (theme: 'light' | 'dark') => void): () => void
   /** Saves a file for the user (download). */
   save(filename: string, mime: string, content: string): void
+  /** Optional: saves exact bytes (a raw body that is not valid UTF-8). Without it the panel saves the text. */
+  saveBytes?(filename: string, mime: string, content: Uint8Array): void
   copy(text: string): Promise<void>
 }

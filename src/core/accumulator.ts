@@ -256,7 +256,8 @@ export class Accumulator {
     const merged = this.usage ?? {}
     for (const key of Object.keys(usage)) {
       const value = usage[key]
-      if (value !== null && value !== undefined) merged[key] = value
+      // defineProperty: a wire key named "__proto__" is data, never the object's prototype
+      if (value !== null && value !== undefined) Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true })
     }
     this.usage = merged
   }

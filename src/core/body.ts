@@ -41,8 +41,26 @@ export class BodyText {
     this.tailLength = 0
   }
 
+  /** Text before the first piece still held (release() drops whole pieces only). */
+  private released = 0
+
+  get releasedBefore(): number {
+    return this.released
+  }
+
+  /** Drops the pieces that end at or before `offset`: their text can no longer be sliced. */
+  release(offset: number): void {
+    let drop = 0
+    while (drop < this.pieces.length && this.starts[drop]! + this.pieces[drop]!.length <= offset) drop++
+    if (drop === 0) return
+    this.released = this.starts[drop - 1]! + this.pieces[drop - 1]!.length
+    this.pieces = this.pieces.slice(drop)
+    this.starts = this.starts.slice(drop)
+  }
+
   slice(start: number, end: number): string {
     if (end <= start) return ''
+    if (start < this.released) throw new RangeError(`the body before character ${this.released} was not retained (retainBody: false)`)
     if (end > this.tailStart) this.commitTail()
     let i = this.pieceAt(start)
     const first = this.pieces[i]!

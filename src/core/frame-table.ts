@@ -28,7 +28,8 @@ export class FrameTable {
   private end = new Float64Array(this.capacity)
   private byteStart = new Float64Array(this.capacity)
   private byteEnd = new Float64Array(this.capacity)
-  private time = new Float64Array(this.capacity)
+  /** Allocated on the first frame that has a time: bodies read from files have none. */
+  private time: Float64Array | null = null
   private line = new Int32Array(this.capacity)
   private event = new Int32Array(this.capacity)
   private flags = new Uint8Array(this.capacity)
@@ -46,7 +47,10 @@ export class FrameTable {
     this.end[i] = row.end
     this.byteStart[i] = row.byteStart
     this.byteEnd[i] = row.byteEnd
-    this.time[i] = row.time ?? NaN
+    if (row.time !== null) {
+      this.time ??= new Float64Array(this.capacity).fill(NaN)
+      this.time[i] = row.time
+    } else if (this.time !== null) this.time[i] = NaN
     this.line[i] = row.line
     this.event[i] = row.event === null ? -1 : this.intern(row.event)
     this.flags[i] = KINDS.indexOf(row.kind) | (row.unterminated ? UNTERMINATED : 0)
@@ -60,7 +64,7 @@ export class FrameTable {
     if (i < 0 || i >= this.count) throw new RangeError(`no frame ${i} (there are ${this.count})`)
     const flags = this.flags[i]!
     const event = this.event[i]!
-    const time = this.time[i]!
+    const time = this.time === null ? NaN : this.time[i]!
     return {
       start: this.start[i]!,
       end: this.end[i]!,
@@ -100,7 +104,11 @@ export class FrameTable {
     this.end = f64(this.end)
     this.byteStart = f64(this.byteStart)
     this.byteEnd = f64(this.byteEnd)
-    this.time = f64(this.time)
+    if (this.time !== null) {
+      const time = new Float64Array(this.capacity).fill(NaN)
+      time.set(this.time)
+      this.time = time
+    }
     const line = new Int32Array(this.capacity); line.set(this.line); this.line = line
     const event = new Int32Array(this.capacity); event.set(this.event); this.event = event
     const flags = new Uint8Array(this.capacity); flags.set(this.flags); this.flags = flags

@@ -11,7 +11,7 @@ import { createSseSplitter, readSseBlock } from './sse.js'
 import { FrameTable } from './frame-table.js'
 import { sniffTransport, transportFromContentType, type Sniffed } from './transport.js'
 import type {
-  Diagnostic, Frame, FrameEntry, FrameError, Inspection, JsonSyntaxError, MergeOptions, Reply, Transport,
+  Diagnostic, Frame, FrameEntry, FrameError, FrameInfo, Inspection, JsonSyntaxError, MergeOptions, Reply, StreamError, Transport,
 } from './types.js'
 import { Utf8Stream, utf8Length, type DecodedChunk } from './utf8.js'
 
@@ -27,14 +27,21 @@ export interface Merger {
   readonly frameCount: number
   /** One frame, built on demand (raw text, data, parsed JSON). */
   frame(seq: number): Frame
+  /** A frame's position, line, kind and event, without its text (cheap; always available). */
+  frameInfo(seq: number): FrameInfo
   /** Frames [from, to), built on demand. */
   frames(from?: number, to?: number): Frame[]
   /** The Reply as it stood right after frame `seq`. */
   replyAt(seq: number): Reply
+  /** Provider error payloads seen so far (cheap: no frames are built). */
+  streamErrors(): StreamError[]
+  /** Diagnostics so far, by frame, the stream as a whole first (cheap). */
+  diagnostics(): Diagnostic[]
 }
 
 const ASCII = /^[\x00-\x7f]*$/
 const DECODE_SLICE = 1 << 16
+const MAX_INVALID_UTF8_LISTED = 100
 
 export function createMerger(options: MergeOptions = {}): Merger {
   return new StreamMerger(options)
@@ -55,7 +62,7 @@ class StreamMerger implements Merger {
   private readonly router: Router
   private readonly entries: FrameEntry[] = []
   private readonly errors: FrameError[] = []
-  private readonly diagnostics: Diagnostic[] = []
+  private readonly framingDiagnostics: Diagnostic[] = []
   private transport: Transport | null = null
   private splitter: Splitter | null = null
   private head: string[] = []
@@ -65,6 +72,10 @@ class StreamMerger implements Merger {
   private time: number | null = null
   private ended = false
   private final: Reply | null = null
+  /** With retainBody: false, text before this offset may be dropped. */
+  private releasable = 0
+  private invalidUtf8 = 0
+  private lastFrameEnd = 0
 
   constructor(private readonly options: MergeOptions) {
     this.router = new Router(options)
@@ -79,6 +90,9 @@ class StreamMerger implements Merger {
   push(chunk: string | Uint8Array, t?: number): void {
     if (this.ended) throw new Error('push() after end(): create a new merger for a new body')
     if (t !== undefined) this.time = t
+    // frames completed by the previous push stay readable until this one
+    if (this.options.retainBody === false) this.body.release(this.releasable)
+    this.releasable = this.lastFrameEnd
     if (typeof chunk === 'string') this.pushString(chunk)
     else {
       // V8 decodes 64 KiB slices several times faster than one large buffer
@@ -111,13 +125,15 @@ class StreamMerger implements Merger {
         text = text.slice(1)
         byteLength -= 3
         this.offsets.skipBytes(3)
-        replacements = replacements.map((r) => ({ ...r, char: r.char - 1 }))
+        replacements = replacements.map((r) => ({ ...r, char: r.char - 1, byte: r.byte - 3 }))
       }
     }
     if (text.length === 0 && byteLength === 0) return
     const byteBase = this.offsets.bytes
     for (const r of replacements) {
-      this.diagnostics.push({
+      // a body of binary garbage has millions: the first ones are listed, the rest counted
+      if (this.invalidUtf8++ >= MAX_INVALID_UTF8_LISTED) continue
+      this.framingDiagnostics.push({
         frame: null, level: 'warning', code: 'invalid-utf8', byteOffset: byteBase + r.byte, offset: this.body.length + r.char,
         message: `invalid UTF-8 (${r.bytes}) at byte ${byteBase + r.byte}, shown as U+FFFD`,
       })
@@ -147,7 +163,7 @@ class StreamMerger implements Merger {
     else if (sniffed.transport === 'json') this.splitter = createJsonArraySplitter(sink)
     else {
       const binary = 'binary' in sniffed && sniffed.binary === true
-      this.diagnostics.push({
+      this.framingDiagnostics.push({
         frame: null, level: 'error', code: binary ? 'binary-eventstream' : 'unknown-transport',
         message: `No frames read: ${sniffed.reason}. The body is shown as raw text.`,
       })
@@ -161,7 +177,7 @@ class StreamMerger implements Merger {
     return {
       frame: (f) => this.onFrame(f),
       entry: (e) => this.onEntry(e),
-      problem: (code, message, offset) => this.diagnostics.push({ frame: null, level: 'warning', code, message, offset }),
+      problem: (code, message, offset) => this.framingDiagnostics.push({ frame: null, level: 'warning', code, message, offset }),
     }
   }
 
@@ -171,6 +187,7 @@ class StreamMerger implements Merger {
 
   private onFrame(f: RawFrame): void {
     const seq = this.table.count
+    this.lastFrameEnd = f.end
     let kind: Frame['kind'] = 'data'
     let json: unknown = undefined
     let error: JsonSyntaxError | null = null
@@ -185,7 +202,7 @@ class StreamMerger implements Merger {
       line: f.line, kind, unterminated: f.unterminated, event: f.event, id: f.id, retry: f.retry, time: this.time, error,
     })
     if (f.unterminated) {
-      this.diagnostics.push({
+      this.framingDiagnostics.push({
         frame: seq, level: 'warning', code: 'unterminated-frame', offset: f.start,
         message: `frame ${seq} (line ${f.line}) was not ended by a blank line; dispatched at the end of the body`,
       })
@@ -205,12 +222,19 @@ class StreamMerger implements Merger {
     if (this.splitter === null && this.transport !== 'unknown') this.choose(sniffTransport(this.head.join(''), true)!)
     this.splitter?.end()
     this.router.end(this.table.count - 1)
+    if (this.invalidUtf8 > MAX_INVALID_UTF8_LISTED) {
+      const more = this.invalidUtf8 - MAX_INVALID_UTF8_LISTED
+      this.framingDiagnostics.push({
+        frame: null, level: 'warning', code: 'invalid-utf8',
+        message: `${more} more invalid UTF-8 sequence${more === 1 ? '' : 's'} not listed (${this.invalidUtf8} in all)`,
+      })
+    }
     this.final = this.reply()
     if (!this.final.done && this.transport !== 'unknown') {
-      this.diagnostics.push({ frame: null, level: 'warning', code: 'no-terminal-event', message: 'the stream ended without its terminal event ([DONE], message_stop, response.completed, done:true, a Gemini finishReason): it may have been cut' })
+      this.framingDiagnostics.push({ frame: null, level: 'warning', code: 'no-terminal-event', message: 'the stream ended without its terminal event ([DONE], message_stop, response.completed, done:true, a Gemini finishReason): it may have been cut' })
     }
     if (this.router.provider === 'generic' && this.table.count > 0 && !this.options.provider) {
-      this.diagnostics.push({ frame: null, level: 'warning', code: 'unknown-provider', message: 'no frame matched a known provider: frames are listed, no reply was rebuilt (force one with the provider option)' })
+      this.framingDiagnostics.push({ frame: null, level: 'warning', code: 'unknown-provider', message: 'no frame matched a known provider: frames are listed, no reply was rebuilt (force one with the provider option)' })
     }
     return this.final
   }
@@ -229,6 +253,14 @@ class StreamMerger implements Merger {
       choices: state.choices,
       usage: state.usage,
       errors: this.errors.slice(),
+    }
+  }
+
+  frameInfo(seq: number): FrameInfo {
+    const row = this.table.row(seq)
+    return {
+      seq, kind: row.kind, start: row.start, end: row.end, byteStart: row.byteStart, byteEnd: row.byteEnd,
+      line: row.line, event: row.event, id: row.id, retry: row.retry, time: row.time, unterminated: row.unterminated,
     }
   }
 
@@ -257,7 +289,11 @@ class StreamMerger implements Merger {
 
   frames(from = 0, to = this.table.count): Frame[] {
     const out: Frame[] = []
-    for (let i = Math.max(0, from); i < Math.min(to, this.table.count); i++) out.push(this.frame(i))
+    const released = this.body.releasedBefore
+    for (let i = Math.max(0, from); i < Math.min(to, this.table.count); i++) {
+      if (released > 0 && this.table.row(i).start < released) continue // retainBody: false
+      out.push(this.frame(i))
+    }
     return out
   }
 
@@ -281,10 +317,18 @@ class StreamMerger implements Merger {
     }
   }
 
+  streamErrors(): StreamError[] {
+    return this.router.accumulator.streamErrors.slice()
+  }
+
+  diagnostics(): Diagnostic[] {
+    return [...this.framingDiagnostics, ...this.router.accumulator.diagnostics].sort((a, b) => (a.frame ?? -1) - (b.frame ?? -1))
+  }
+
   inspect(): Inspection {
     const reply = this.snapshot()
     const acc = this.router.accumulator
-    const diagnostics = [...this.diagnostics, ...acc.diagnostics].sort((a, b) => (a.frame ?? -1) - (b.frame ?? -1))
+    const diagnostics = this.diagnostics()
     return {
       reply,
       transport: reply.transport,

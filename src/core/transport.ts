@@ -21,6 +21,7 @@ export function transportFromContentType(contentType: string | undefined): Sniff
 }
 
 const SSE_FIELD = /^(data|event|id|retry)(:|$)/
+const SSE_FIELD_WITH_COLON = /^(data|event|id|retry):/
 
 /**
  * Decides from the start of the body, or returns null while it cannot yet tell.
@@ -37,7 +38,11 @@ export function sniffTransport(head: string, final: boolean): Sniffed | null {
   if (c === '\0' || c === '\uFFFD') return { transport: 'unknown', reason: 'the body looks binary', binary: true }
   const eol = head.slice(i).search(/[\r\n]/)
   const line = eol < 0 ? head.slice(i) : head.slice(i, i + eol)
-  if (SSE_FIELD.test(line)) return { transport: 'sse', reason: 'sniffed: the first line is an SSE field' }
-  if (eol < 0 && !final && line.length < 8 && !line.includes(':')) return null
+  const complete = eol >= 0 || final
+  // an unfinished line is SSE only once its colon is there: "data" may yet become "database"
+  if (complete ? SSE_FIELD.test(line) : SSE_FIELD_WITH_COLON.test(line)) {
+    return { transport: 'sse', reason: 'sniffed: the first line is an SSE field' }
+  }
+  if (!complete && line.length < 80) return null
   return { transport: 'unknown', reason: `not SSE, NDJSON or a JSON array: the first line is ${JSON.stringify(line.length > 80 ? line.slice(0, 80) + '…' : line)}` }
 }

@@ -67,6 +67,9 @@ export interface FrameError {
 
 export type FrameKind = 'data' | 'done' | 'invalid'
 
+/** A frame's position and kind: cheap, readable even when the body was not retained. */
+export type FrameInfo = Omit<Frame, 'raw' | 'data' | 'json' | 'error'>
+
 export interface Frame {
   /** 0-based among frames. */
   seq: number
@@ -294,6 +297,12 @@ export interface MergeOptions {
   contentType?: string
   /** The request URL, when known: helps provider detection. */
   url?: string
+  /**
+   * Keep the whole body, so any frame's raw text can be read later (default true). With
+   * false, only frames completed by the latest push stay readable: memory stays flat for
+   * any body size (the CLI streams files this way).
+   */
+  retainBody?: boolean
 }
 
 export interface Inspection {

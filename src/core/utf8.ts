@@ -62,8 +62,10 @@ export class Utf8Stream {
 function decodeWhole(bytes: Uint8Array): DecodedChunk {
   if (bytes.length === 0) return { text: '', byteLength: 0, ascii: true, replacements: [] }
   const text = decoder.decode(bytes)
-  const ascii = text.length === bytes.length
-  const replacements = !ascii && text.includes('\uFFFD') ? findReplacements(bytes) : []
+  // a lone invalid byte becomes one U+FFFD: same length as the input, yet not ASCII
+  const hasReplacement = text.includes('\uFFFD')
+  const ascii = text.length === bytes.length && !hasReplacement
+  const replacements = hasReplacement ? findReplacements(bytes) : []
   return { text, byteLength: bytes.length, ascii, replacements }
 }
 
@@ -94,7 +96,8 @@ export function findReplacements(bytes: Uint8Array): Replacement[] {
   let upper = 0xbf
   let seqStart = 0
   const replace = (from: number, to: number) => {
-    out.push({ char, byte: from, byteLength: to - from, bytes: hex(bytes, from, to) })
+    // only the first few are described: the merger lists at most 100 in all
+    out.push({ char, byte: from, byteLength: to - from, bytes: out.length < 100 ? hex(bytes, from, to) : '' })
     char++
   }
   for (let i = 0; i < bytes.length; i++) {

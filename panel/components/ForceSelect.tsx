@@ -1,0 +1,50 @@
+// Provider and transport, as detected by the core, and selectors to force them.
+
+import type { ProviderId, Transport } from '../../src/core/index.js'
+import { usePanel } from '../context.js'
+
+const PROVIDERS: ProviderId[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'ai-sdk', 'generic']
+const TRANSPORTS: Transport[] = ['sse', 'ndjson', 'json']
+
+export function ForceSelect() {
+  const { store } = usePanel()
+  const view = store.selection.value
+  if (!view) return null
+  const { row } = view
+  const detectedProvider = view.latest.provider
+  const detectedTransport = view.latest.transport
+  return (
+    <>
+      <label title={view.providerReason ? `chosen by: ${view.providerReason}` : 'provider'}>
+        provider{' '}
+        <select
+          data-testid="force-provider"
+          aria-label="Provider"
+          value={row.forced.provider ?? ''}
+          onChange={(e) => {
+            const v = e.currentTarget.value
+            store.force(row.id, { ...row.forced, provider: v === '' ? undefined : (v as ProviderId) })
+          }}
+        >
+          <option value="">auto ({row.frames > 0 ? detectedProvider : '…'})</option>
+          {PROVIDERS.map((p) => <option key={p} value={p}>{p}</option>)}
+        </select>
+      </label>
+      <label title="framing">
+        transport{' '}
+        <select
+          data-testid="force-transport"
+          aria-label="Transport"
+          value={row.forced.transport ?? ''}
+          onChange={(e) => {
+            const v = e.currentTarget.value
+            store.force(row.id, { ...row.forced, transport: v === '' ? undefined : (v as Transport) })
+          }}
+        >
+          <option value="">auto ({detectedTransport})</option>
+          {TRANSPORTS.map((t) => <option key={t} value={t}>{t}</option>)}
+        </select>
+      </label>
+    </>
+  )
+}

@@ -1,0 +1,63 @@
+// One frame in full: where it sits in the body, its raw text, and its JSON as a tree.
+// For a broken frame, the parser's message and the spot it points at.
+
+import { formatBytes, formatClock } from '../format.js'
+import { usePanel } from '../context.js'
+import { JsonTree } from './JsonTree.js'
+
+export function FrameDetail({ seq }: { seq: number }) {
+  const { store, shell, ui } = usePanel()
+  store.version.value // re-read when the body grows (an unterminated last frame can change)
+  const frame = store.frame(seq)
+  if (!frame) return null
+  const error = frame.error
+  return (
+    <section class="ds-detail" aria-label={`Frame ${seq}`} data-testid="frame-detail">
+      <div class="ds-detail-head">
+        <b>Frame {frame.seq}</b>
+        <span>{frame.kind === 'invalid' ? 'broken' : frame.kind}</span>
+        {frame.event !== null && <span>event <b>{frame.event}</b></span>}
+        {frame.id !== null && <span>id {frame.id}</span>}
+        <span>line {frame.line}</span>
+        <span title="byte offsets in the body">bytes {frame.byteStart}–{frame.byteEnd} ({formatBytes(frame.byteEnd - frame.byteStart)})</span>
+        {frame.time !== null && <span>{formatClock(frame.time)}</span>}
+        {frame.unterminated && <span class="ds-badge bad">not ended by a blank line</span>}
+        <span class="ds-spacer" />
+        <button type="button" class="ds-button" onClick={() => void copy(frame.data)}>Copy data</button>
+        <button type="button" class="ds-button" aria-label="Close frame" onClick={() => { ui.detailOpen.value = false }}>✕</button>
+      </div>
+      <div class="ds-detail-body">
+        {error && (
+          <>
+            <p class="ds-error-text" data-testid="frame-detail-error">
+              line {frame.line}, position {error.position}: {error.message}
+            </p>
+            <div class="ds-section-label">data, at the error</div>
+            <pre class="ds-raw">
+              {frame.data.slice(0, error.position)}
+              <span class="caret">{frame.data.slice(error.position, error.position + 1) || ' '}</span>
+              {frame.data.slice(error.position + 1)}
+            </pre>
+          </>
+        )}
+        <div class="ds-section-label">raw</div>
+        <pre class="ds-raw" data-testid="frame-raw">{frame.raw}</pre>
+        {frame.kind === 'data' && (
+          <>
+            <div class="ds-section-label">JSON</div>
+            <JsonTree value={frame.json} />
+          </>
+        )}
+      </div>
+    </section>
+  )
+
+  async function copy(text: string) {
+    try {
+      await shell.copy(text)
+      ui.status.value = `Copied frame ${seq}'s data`
+    } catch {
+      ui.status.value = 'Copy failed'
+    }
+  }
+}

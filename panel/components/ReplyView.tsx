@@ -1,0 +1,54 @@
+// The reconstructed reply, per choice, as it stands (or as it stood after the scrubbed frame).
+
+import { usePanel } from '../context.js'
+import { formatDuration } from '../format.js'
+import { ChoiceView } from './ChoiceView.js'
+import { Problems } from './Problems.js'
+import { Scrubber } from './Scrubber.js'
+import { JsonTree } from './JsonTree.js'
+
+export function ReplyView() {
+  const { store } = usePanel()
+  const view = store.selection.value
+  if (!view) return null
+  const { reply } = view
+  return (
+    <div class="ds-reply" data-testid="reply">
+      <Scrubber />
+      <div class="ds-reply-facts">
+        <span>provider <b data-testid="reply-provider">{reply.provider}</b></span>
+        <span>transport <b>{reply.transport}</b></span>
+        <span data-testid="reply-done">{reply.done ? 'terminal event seen' : view.row.state === 'live' && view.scrub === null ? 'streaming…' : 'no terminal event'}</span>
+        {view.index === 'pending' && <span>indexing frames…</span>}
+      </div>
+      {view.index === 'manual' && (
+        <div class="ds-pending" data-testid="index-hint">
+          A long stream: comments, provider errors, diagnostics and the links between frames and
+          text are not indexed yet.{' '}
+          <button type="button" class="ds-button" data-testid="index-now" onClick={() => store.index(view.id)}>
+            Index now (about {formatDuration(view.indexCost)})
+          </button>
+        </div>
+      )}
+      {reply.choices.length === 0 && (
+        <div class="ds-pending">{view.frameCount === 0 ? 'No reply yet.' : 'No choice in the reply (yet).'}</div>
+      )}
+      {reply.choices.map((c) => (
+        <ChoiceView
+          key={c.index}
+          choice={c}
+          multiple={reply.choices.length > 1}
+          highlight={view.highlight}
+          partial={view.scrub !== null || view.row.state === 'live'}
+        />
+      ))}
+      {reply.usage !== null && (
+        <div class="ds-block" data-testid="usage">
+          <div class="ds-section-label">usage</div>
+          <JsonTree value={reply.usage} />
+        </div>
+      )}
+      <Problems />
+    </div>
+  )
+}

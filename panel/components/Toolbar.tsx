@@ -1,0 +1,54 @@
+// Filter box, preserve log, hide pings, clear, and live capture where the shell offers it.
+
+import type { RefObject } from 'preact'
+import { useState } from 'preact/hooks'
+import { usePanel } from '../context.js'
+
+export function Toolbar({ filterRef }: { filterRef: RefObject<HTMLInputElement> }) {
+  const { store, shell, ui } = usePanel()
+  const [live, setLive] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const toggleLive = async (enabled: boolean) => {
+    if (!shell.live) return
+    setBusy(true)
+    try {
+      const result = await shell.live.setEnabled(enabled)
+      setLive(result.ok ? enabled : !enabled)
+      if (result.message) store.apply({ type: 'note', level: result.ok ? 'info' : 'warning', message: result.message })
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <div class="ds-toolbar" role="toolbar" aria-label="Deltascope">
+      <input
+        ref={filterRef}
+        class="ds-filter"
+        type="search"
+        placeholder="Filter requests (Ctrl+F)"
+        aria-label="Filter requests"
+        data-testid="filter"
+        value={store.filter.value}
+        onInput={(e) => { store.filter.value = e.currentTarget.value }}
+        onKeyDown={(e) => { if (e.key === 'Escape') { store.filter.value = ''; e.currentTarget.blur() } }}
+      />
+      <label class="ds-check" title="Keep requests when the page navigates">
+        <input type="checkbox" checked={store.preserveLog.value} onChange={(e) => { store.preserveLog.value = e.currentTarget.checked }} />
+        Preserve log
+      </label>
+      <label class="ds-check" title="Hide comments, pings, keep-alives and [DONE] in the frame list">
+        <input type="checkbox" data-testid="hide-dimmed" checked={store.hideDimmed.value} onChange={(e) => { store.hideDimmed.value = e.currentTarget.checked }} />
+        Hide pings &amp; [DONE]
+      </label>
+      {shell.live && (
+        <label class="ds-check" title="Capture streams while they arrive (Chrome's debugger API)">
+          <input type="checkbox" data-testid="live-toggle" checked={live} disabled={busy} onChange={(e) => { void toggleLive(e.currentTarget.checked) }} />
+          Live
+        </label>
+      )}
+      <button type="button" class="ds-button" data-testid="clear" onClick={() => store.clear()}>Clear</button>
+      <span class="ds-spacer" />
+      <span class="ds-status" role="status">{ui.status.value}</span>
+    </div>
+  )
+}

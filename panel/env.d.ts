@@ -1,0 +1,2 @@
+// Vite's client types: `?raw` imports, CSS imports and import.meta.glob in panel code.
+/// <reference types="vite/client" />

@@ -1,0 +1,97 @@
+// Feeds streams to the panel in slices, yielding to the browser between them, so a 20 MB
+// paste never blocks the page: the core merges each slice in a few milliseconds, the list
+// and the reply repaint between slices, and a progress figure moves.
+
+import type { CaptureEvent } from '../shell.js'
+import type { StreamInput } from './sources.js'
+
+/** Characters (or bytes) per push. */
+export const SLICE = 256 * 1024
+/** Work per turn of the event loop before yielding (ms). */
+const BUDGET_MS = 12
+
+export interface Progress {
+  done: number
+  total: number
+}
+
+export interface FeedJob {
+  /** Resolves when every stream was fed (or the job was cancelled). */
+  readonly finished: Promise<void>
+  cancel(): void
+}
+
+const size = (d: string | Uint8Array) => (typeof d === 'string' ? d.length : d.byteLength)
+
+function slices(data: string | Uint8Array): Array<string | Uint8Array> {
+  if (size(data) <= SLICE) return [data]
+  const out: Array<string | Uint8Array> = []
+  for (let i = 0; i < size(data); i += SLICE) {
+    out.push(typeof data === 'string' ? data.slice(i, i + SLICE) : data.subarray(i, i + SLICE))
+  }
+  return out
+}
+
+/**
+ * Lets the browser paint before the next slice: after the next animation frame (or 100 ms,
+ * in a hidden tab where there is none), then a task.
+ */
+const yieldToBrowser = () =>
+  new Promise<void>((resolve) => {
+    let done = false
+    const go = () => {
+      if (done) return
+      done = true
+      setTimeout(resolve, 0)
+    }
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(go)
+    setTimeout(go, 100)
+  })
+
+/** Sends request, chunks (sliced), finished, for each stream; selects `select` (an id) first. */
+export function feedStreams(
+  emit: (event: CaptureEvent) => void,
+  streams: StreamInput[],
+  options: {
+    select?: string
+    onProgress?: (p: Progress) => void
+    /** Called right after a request is announced, before its body: to force its provider or transport. */
+    onRequest?: (stream: StreamInput) => void
+  } = {},
+): FeedJob {
+  let cancelled = false
+  const total = streams.reduce((n, s) => n + s.chunks.reduce((m, c) => m + size(c.data), 0), 0)
+  const finished = (async () => {
+    let done = 0
+    let turn = performance.now()
+    const report = () => options.onProgress?.({ done, total })
+    report()
+    for (const s of streams) {
+      emit({ type: 'request', request: s.request })
+      options.onRequest?.(s)
+      if (s.request.id === options.select) emit({ type: 'select', id: s.request.id })
+    }
+    for (const s of streams) {
+      for (const chunk of s.chunks) {
+        for (const piece of slices(chunk.data)) {
+          if (cancelled) return
+          emit({ type: 'chunk', id: s.request.id, data: piece, t: chunk.t })
+          done += size(piece)
+          if (performance.now() - turn > BUDGET_MS) {
+            report()
+            await yieldToBrowser()
+            turn = performance.now()
+          }
+        }
+      }
+      if (cancelled) return
+      const last = s.chunks.length > 0 ? s.chunks[s.chunks.length - 1]!.t : null
+      emit({ type: 'finished', id: s.request.id, t: last })
+    }
+    report()
+  })()
+  return {
+    finished,
+    cancel: () => { cancelled = true },
+  }
+}

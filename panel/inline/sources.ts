@@ -1,0 +1,61 @@
+// What the standalone page can be given, turned into streams for the panel: pasted text,
+// a raw stream file (.sse .txt .ndjson .jsonl, curl -i output), a Deltascope fixture, a HAR
+// file (every streaming entry). The reading is src/exchange's importText / importBytes; this
+// only names what has no name (a paste, a sample) and gives each load its own ids.
+
+import { importBytes, importText, type ImportResult } from '../../src/exchange/import.js'
+import type { ForcedOptions } from '../../src/exchange/types.js'
+import type { Reply } from '../../src/core/index.js'
+import type { CapturedRequest } from '../shell.js'
+
+export interface StreamInput {
+  request: CapturedRequest
+  /** In arrival order; t in ms since epoch when known. */
+  chunks: Array<{ data: string | Uint8Array; t: number | null }>
+  /** A fixture's provider / transport, forced when it was exported. */
+  forced?: ForcedOptions
+  /** A fixture's expected Reply: compared with what the panel rebuilds. */
+  expected?: Reply
+}
+
+export interface SourceResult {
+  streams: StreamInput[]
+  warnings: string[]
+  kind: 'har' | 'fixture' | 'stream' | 'error'
+}
+
+let loads = 0
+
+const METHOD: Record<CapturedRequest['source'], string> = { paste: 'PASTE', sample: 'SAMPLE', import: 'FILE', har: 'FILE', live: 'GET' }
+
+/**
+ * Reads one input: text (a paste, a sample) or the bytes of a file. Each call gets fresh
+ * request ids, so loading the same file twice lists it twice.
+ */
+export function readSource(
+  input: { text: string } | { bytes: Uint8Array },
+  name: string | null,
+  options: { source?: CapturedRequest['source']; now?: number } = {},
+): SourceResult {
+  const source = options.source ?? (name === null ? 'paste' : 'import')
+  const importOptions = { idPrefix: `${source}${++loads}`, ...(options.now !== undefined ? { now: options.now } : {}) }
+  const result: ImportResult = 'text' in input
+    ? importText(input.text, name ?? undefined, importOptions)
+    : importBytes(input.bytes, name ?? undefined, importOptions)
+  if (result.kind === 'error') return { streams: [], warnings: [name ? `${name}: ${result.message}` : result.message], kind: 'error' }
+  const streams = result.items.map((item): StreamInput => {
+    const request = { ...item.request }
+    // a body without a request (a paste, a raw file, a sample): name it
+    if (request.method === '' && request.url === '' || result.kind === 'stream') {
+      request.source = source
+      if (request.method === '') request.method = METHOD[source]
+      if (request.url === '') request.url = 'pasted text'
+    }
+    const stream: StreamInput = { request, chunks: item.chunks.map((c) => ({ data: c.data, t: c.t })) }
+    if (item.forced) stream.forced = item.forced
+    if (item.expected) stream.expected = item.expected
+    return stream
+  })
+  const warnings = result.warnings.map((w) => (name ? `${name}: ${w}` : w))
+  return { streams, warnings, kind: result.kind }
+}

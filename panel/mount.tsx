@@ -1,0 +1,60 @@
+// Mounts the panel UI on a shell: the DevTools shell (src/capture) or the standalone page's
+// inline shell (panel/inline). Same components, a different source of data.
+//
+// Stable test hooks (end-to-end tests read them through CDP; keep them):
+//   request-row      one per listed request; aria-selected, data-id, data-state (live|finished|cancelled),
+//                    title = the full URL; inside it request-frames (frame count), request-broken
+//   frame-list       the frame list (focusable; data-count = rows it holds)
+//   frame-row        one per frame in view (virtualised); data-seq, data-kind (data|done|invalid),
+//                    data-broken="true" on a frame that failed to parse, aria-selected
+//   frame-entry      a comment / event-only block (not a frame); data-kind (comment|empty)
+//   frame-count      the selected request's frame count (the number only)
+//   reply-content    one per choice: the content text only (a window of it beyond 50,000 characters)
+//   reply-reasoning  one per choice with reasoning
+//   reply-refusal    one per choice with a refusal
+//   tool-call        one per tool call; data-index; inside: tool-name, tool-id, tool-arguments (raw)
+//                    or tool-arguments-pretty, tool-error (final reply, arguments not JSON)
+//   finish-reason    one per choice: the finish reason only ('' when none)
+//   frame-error      one per frame that failed to parse; data-frame
+//   stream-error     one per provider error inside the stream; data-frame
+//   diagnostic       one per core diagnostic; data-code
+//   scrubber, scrub-slider, scrub-label, filter, hide-dimmed, live-toggle, clear, export-bar,
+//   export-{fixture,test,har,raw,jsonl,curl}, include-credentials, frame-detail, frame-raw,
+//   json-tree, usage, note, index-now, force-provider, force-transport
+
+import { render } from 'preact'
+import { App } from './components/App.js'
+import { createUiState, PanelContext } from './context.js'
+import type { PanelShell } from './shell.js'
+import { createPanelStore, type PanelStore } from './store.js'
+import './panel.css'
+
+export interface MountOptions {
+  /** Receives the store once created (the standalone page reads it for its own controls and tests). */
+  onStore?: (store: PanelStore) => void
+}
+
+export function mountPanel(root: HTMLElement, shell: PanelShell, options: MountOptions = {}): () => void {
+  root.classList.add('ds-mount')
+  const store = createPanelStore(shell)
+  const ui = createUiState(shell.theme())
+  options.onStore?.(store)
+  const stopTheme = shell.onThemeChange((theme) => { ui.theme.value = theme })
+  const disconnect = shell.connect((event) => store.apply(event))
+  render(
+    <PanelContext.Provider value={{ store, shell, ui }}>
+      <App />
+    </PanelContext.Provider>,
+    root,
+  )
+  return () => {
+    disconnect()
+    stopTheme()
+    render(null, root)
+    root.classList.remove('ds-mount')
+    store.dispose()
+  }
+}
+
+export type { PanelShell } from './shell.js'
+export type { PanelStore } from './store.js'

@@ -1,0 +1,14 @@
+// What the CLI shows beside the Reply: provider stream errors and diagnostics, read through
+// the merger's cheap accessors (inspect() would also build every frame and provenance record).
+
+import type { Merger } from '../core/merger.js'
+import type { Diagnostic, StreamError } from '../core/types.js'
+
+export interface StreamDetails {
+  streamErrors: StreamError[]
+  diagnostics: Diagnostic[]
+}
+
+export function streamDetails(merger: Merger): StreamDetails {
+  return { streamErrors: merger.streamErrors(), diagnostics: merger.diagnostics() }
+}

@@ -1,0 +1,91 @@
+// The CLI's I/O: the body as a stream of chunks (never the whole file at once), and stdout
+// written with back-pressure so a slow pipe cannot make output pile up in memory.
+
+import { once } from 'node:events'
+import { open } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** Read size: big enough to keep the per-push cost low, small enough to stay bounded. */
+const CHUNK = 1 << 18
+
+export class InputError extends Error {}
+
+/** Opens FILE (or stdin for `-`); a missing or unreadable file fails here, before any output. */
+export async function openInput(file: string): Promise<AsyncIterable<Uint8Array>> {
+  if (file === '-') return process.stdin
+  try {
+    const handle = await open(file, 'r')
+    const stat = await handle.stat()
+    if (stat.isDirectory()) {
+      await handle.close()
+      throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+    }
+    return handle.createReadStream({ highWaterMark: CHUNK })
+  } catch (e) {
+    throw new InputError(`cannot read ${file}: ${reason(e)}`)
+  }
+}
+
+/** Reads every chunk into `push`, awaiting it (so output of a chunk is written before the next is read). */
+export async function readChunks(
+  input: AsyncIterable<Uint8Array>, file: string, push: (chunk: Uint8Array) => void | Promise<void>,
+): Promise<void> {
+  const iterator = input[Symbol.asyncIterator]()
+  for (;;) {
+    let next: IteratorResult<Uint8Array>
+    try {
+      next = await iterator.next()
+    } catch (e) {
+      throw new InputError(`cannot read ${file === '-' ? 'stdin' : file}: ${reason(e)}`)
+    }
+    if (next.done) return
+    await push(next.value)
+  }
+}
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'not a directory',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'name too long',
+  EMFILE: 'too many open files',
+  EIO: 'input/output error',
+}
+
+function reason(e: unknown): string {
+  const code = (e as { code?: unknown }).code
+  if (typeof code === 'string' && REASONS[code]) return REASONS[code]
+  const message = e instanceof Error ? e.message : String(e)
+  return message.replace(/^[A-Z]+: /, '').split('\n')[0]!
+}
+
+/** Writes to a stream, waiting for 'drain' when its buffer is full. */
+export class Output {
+  constructor(private readonly stream: NodeJS.WritableStream) {}
+
+  async write(text: string): Promise<void> {
+    if (text === '') return
+    if (!this.stream.write(text)) await once(this.stream, 'drain')
+  }
+}
+
+/** The version in the package.json above this file (src/cli or dist/lib/cli). */
+export function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown }
+      if (pkg.name === 'deltascope' && typeof pkg.version === 'string') return pkg.version
+    } catch {
+      // not here: look one level up
+    }
+    const parent = dirname(dir)
+    if (parent === dir) return 'unknown'
+    dir = parent
+  }
+}

@@ -1,0 +1,43 @@
+// Runs the real CLI (src/cli/main.ts through tsx) as a child process.
+
+import { spawn } from 'node:child_process'
+
+export const ROOT = new URL('../../', import.meta.url).pathname
+
+export interface CliResult {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+export interface CliRun {
+  /** Written to the child's stdin, then stdin is closed. */
+  input?: string | Uint8Array
+  /** Extra node flags, before the script. */
+  nodeArgs?: string[]
+  /** The script, default the CLI. */
+  script?: string
+  /** Called with each stdout chunk; may destroy the stream. */
+  onStdout?: (chunk: Buffer, stdout: NodeJS.ReadableStream & { destroy(): void }) => void
+  /** Read stdout (through the pipe, so back-pressure is real) but keep none of it. */
+  discardStdout?: boolean
+}
+
+export function runCli(args: string[], run: CliRun = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env }
+    delete env['NO_COLOR']
+    delete env['FORCE_COLOR']
+    const child = spawn(process.execPath, [...(run.nodeArgs ?? []), '--import', 'tsx', run.script ?? 'src/cli/main.ts', ...args], {
+      cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (c: Buffer) => { if (!run.discardStdout) out.push(c); run.onStdout?.(c, child.stdout) })
+    child.stderr.on('data', (c: Buffer) => err.push(c))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
+    child.stdin.on('error', () => { /* the CLI may exit before reading stdin (usage errors) */ })
+    child.stdin.end(run.input ?? '')
+  })
+}

@@ -1,0 +1,82 @@
+// The standalone page's inputs, without a browser: what it reads, and that an export read
+// back shows the same reply.
+
+import { describe, expect, it } from 'vitest'
+import { fixtureToJson, toFixture } from '../../src/exchange/fixture.js'
+import { toHar } from '../../src/exchange/har.js'
+import { feedStreams } from '../../panel/inline/feed.js'
+import { readSource } from '../../panel/inline/sources.js'
+import { createPanelStore } from '../../panel/store.js'
+
+const SSE = 'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"}}]}\n\n'
+  + 'data: {"choices":[{"index":0,"delta":{"content":" there"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+
+function storeWith(streams: ReturnType<typeof readSource>['streams']) {
+  const store = createPanelStore(null, { schedule: () => {} })
+  return { store, fed: feedStreams((e) => store.apply(e), streams, { onRequest: (s) => { if (s.forced) store.force(s.request.id, s.forced) } }) }
+}
+
+describe('standalone page inputs', () => {
+  it('names a paste and a raw file, and gives every load its own ids', () => {
+    const a = readSource({ text: SSE }, null)
+    const b = readSource({ text: SSE }, null)
+    expect(a.kind).toBe('stream')
+    expect(a.streams[0]!.request).toMatchObject({ method: 'PASTE', url: 'pasted text', source: 'paste', contentType: null })
+    expect(a.streams[0]!.request.id).not.toBe(b.streams[0]!.request.id)
+    const file = readSource({ bytes: new TextEncoder().encode(SSE) }, 'chat.sse')
+    expect(file.streams[0]!.request).toMatchObject({ method: 'FILE', url: 'chat.sse', source: 'import', contentType: 'text/event-stream' })
+    const sample = readSource({ text: SSE }, 'openai-chat.sse', { source: 'sample' })
+    expect(sample.streams[0]!.request).toMatchObject({ method: 'SAMPLE', url: 'openai-chat.sse', source: 'sample' })
+  })
+
+  it('reports what it cannot read', () => {
+    expect(readSource({ text: '{"log": 3}' }, 'x.har')).toMatchObject({ kind: 'error', streams: [] })
+    expect(readSource({ text: '   ' }, null).warnings.length).toBe(1)
+  })
+
+  it('reads back its own fixture and HAR exports to the same reply', async () => {
+    const first = storeWith(readSource({ text: SSE }, null).streams)
+    await first.fed.finished
+    const id = first.store.requests.value[0]!.id
+    const source = first.store.exportSource(id)!
+    const reply = source.expected
+    expect(reply.choices[0]!.content).toBe('Hi there')
+
+    const fixture = readSource({ text: fixtureToJson(toFixture(source)) }, 'x.deltascope.json')
+    expect(fixture.kind).toBe('fixture')
+    expect(fixture.streams[0]!.expected).toEqual(reply)
+    const second = storeWith(fixture.streams)
+    await second.fed.finished
+    expect(second.store.exportSource(second.store.requests.value[0]!.id)!.expected).toEqual(reply)
+
+    const har = readSource({ text: JSON.stringify(toHar([source])) }, 'x.har')
+    expect(har.kind).toBe('har')
+    const third = storeWith(har.streams)
+    await third.fed.finished
+    expect(third.store.exportSource(third.store.requests.value[0]!.id)!.expected).toEqual(reply)
+  })
+
+  it('keeps a fixture\'s forced provider', async () => {
+    const plain = storeWith(readSource({ text: SSE }, null).streams)
+    await plain.fed.finished
+    const id = plain.store.requests.value[0]!.id
+    plain.store.force(id, { provider: 'generic' })
+    const json = fixtureToJson(toFixture(plain.store.exportSource(id)!))
+    const back = storeWith(readSource({ text: json }, 'forced.deltascope.json').streams)
+    await back.fed.finished
+    const row = back.store.requests.value[0]!
+    expect([row.provider, row.forced]).toEqual(['generic', { provider: 'generic' }])
+  })
+
+  it('slices a large body into many chunk events, and reports progress to the end', async () => {
+    const big = SSE.repeat(20_000)
+    const events: string[] = []
+    const progress: number[] = []
+    const job = feedStreams((e) => events.push(e.type), readSource({ text: big }, null).streams, { onProgress: (p) => progress.push(p.done) })
+    await job.finished
+    expect(events[0]).toBe('request')
+    expect(events.filter((t) => t === 'chunk').length).toBe(Math.ceil(big.length / (256 * 1024)))
+    expect(events[events.length - 1]).toBe('finished')
+    expect(progress[progress.length - 1]).toBe(big.length)
+  })
+})
