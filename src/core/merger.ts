@@ -11,7 +11,7 @@ import { createSseSplitter, readSseBlock } from './sse.js'
 import { FrameTable } from './frame-table.js'
 import { sniffTransport, transportFromContentType, type Sniffed } from './transport.js'
 import type {
-  Diagnostic, Frame, FrameEntry, FrameError, FrameInfo, Inspection, JsonSyntaxError, MergeOptions, Reply, StreamError, Transport,
+  Diagnostic, Frame, FrameEntry, FrameError, FrameInfo, Inspection, JsonSyntaxError, MergeOptions, Provenance, Reply, StreamError, Transport,
 } from './types.js'
 import { Utf8Stream, utf8Length, type DecodedChunk } from './utf8.js'
 
@@ -33,6 +33,10 @@ export interface Merger {
   frames(from?: number, to?: number): Frame[]
   /** The Reply as it stood right after frame `seq`. */
   replyAt(seq: number): Reply
+  /** Comment-only and field-only blocks seen so far (cheap). */
+  entries(): FrameEntry[]
+  /** Which frame produced which run of reply text (cheap: integers, no frames built). */
+  provenance(): Provenance[]
   /** Provider error payloads seen so far (cheap: no frames are built). */
   streamErrors(): StreamError[]
   /** Diagnostics so far, by frame, the stream as a whole first (cheap). */
@@ -60,7 +64,7 @@ class StreamMerger implements Merger {
   private readonly offsets = new ByteOffsets()
   private readonly table = new FrameTable()
   private readonly router: Router
-  private readonly entries: FrameEntry[] = []
+  private readonly entryList: FrameEntry[] = []
   private readonly errors: FrameError[] = []
   private readonly framingDiagnostics: Diagnostic[] = []
   private transport: Transport | null = null
@@ -72,10 +76,10 @@ class StreamMerger implements Merger {
   private time: number | null = null
   private ended = false
   private final: Reply | null = null
-  /** With retainBody: false, text before this offset may be dropped. */
-  private releasable = 0
+  /** With retainBody: false: where the first frame completed by the latest push starts. */
+  private firstStartInPush = -1
   private invalidUtf8 = 0
-  private lastFrameEnd = 0
+  private replay: { router: Router; next: number; provider: string } | null = null
 
   constructor(private readonly options: MergeOptions) {
     this.router = new Router(options)
@@ -90,9 +94,11 @@ class StreamMerger implements Merger {
   push(chunk: string | Uint8Array, t?: number): void {
     if (this.ended) throw new Error('push() after end(): create a new merger for a new body')
     if (t !== undefined) this.time = t
-    // frames completed by the previous push stay readable until this one
-    if (this.options.retainBody === false) this.body.release(this.releasable)
-    this.releasable = this.lastFrameEnd
+    if (this.options.retainBody === false) {
+      // frames completed by the previous push stay readable until this one
+      if (this.firstStartInPush >= 0) this.body.release(this.firstStartInPush)
+      this.firstStartInPush = -1
+    }
     if (typeof chunk === 'string') this.pushString(chunk)
     else {
       // V8 decodes 64 KiB slices several times faster than one large buffer
@@ -182,12 +188,12 @@ class StreamMerger implements Merger {
   }
 
   private onEntry(e: RawEntry): void {
-    this.entries.push({ ...e, raw: this.body.slice(e.start, e.end), beforeFrame: this.table.count })
+    this.entryList.push({ ...e, raw: this.body.slice(e.start, e.end), beforeFrame: this.table.count })
   }
 
   private onFrame(f: RawFrame): void {
     const seq = this.table.count
-    this.lastFrameEnd = f.end
+    if (this.firstStartInPush < 0) this.firstStartInPush = f.start
     let kind: Frame['kind'] = 'data'
     let json: unknown = undefined
     let error: JsonSyntaxError | null = null
@@ -299,12 +305,18 @@ class StreamMerger implements Merger {
 
   replyAt(seq: number): Reply {
     const last = Math.min(seq, this.table.count - 1)
-    const router = new Router({ ...this.options, provider: this.router.provider })
-    for (let i = 0; i <= last; i++) {
-      const f = this.frame(i)
-      if (f.kind === 'done') router.done(i)
-      else if (f.kind === 'data') router.frame({ seq: i, event: f.event, json: f.json })
+    // a scrubber mostly moves forward: continue the last replay when it is not past `last`
+    let replay = this.replay
+    if (replay === null || replay.next > last + 1 || replay.provider !== this.router.provider) {
+      replay = { router: new Router({ ...this.options, provider: this.router.provider }), next: 0, provider: this.router.provider }
+      this.replay = replay
     }
+    for (; replay.next <= last; replay.next++) {
+      const f = this.frame(replay.next)
+      if (f.kind === 'done') replay.router.done(f.seq)
+      else if (f.kind === 'data') replay.router.frame({ seq: f.seq, event: f.event, json: f.json })
+    }
+    const router = replay.router
     const state = router.accumulator.state()
     return {
       transport: this.transport ?? 'unknown',
@@ -315,6 +327,14 @@ class StreamMerger implements Merger {
       usage: state.usage,
       errors: this.errors.filter((e) => e.frame <= last),
     }
+  }
+
+  entries(): FrameEntry[] {
+    return this.entryList.slice()
+  }
+
+  provenance(): Provenance[] {
+    return this.router.accumulator.provenanceRecords()
   }
 
   streamErrors(): StreamError[] {
@@ -335,10 +355,10 @@ class StreamMerger implements Merger {
       provider: reply.provider,
       providerReason: this.router.reason,
       frames: this.frames(),
-      entries: this.entries.slice(),
+      entries: this.entries(),
       streamErrors: acc.streamErrors.slice(),
       diagnostics,
-      provenance: acc.provenanceRecords(),
+      provenance: this.provenance(),
       chars: this.body.length,
       bytes: this.offsets.bytes,
     }

@@ -1,0 +1,70 @@
+// The merger's API beyond merge(): incremental pushes, the reply after any frame, the cheap
+// accessors, and a body that is not retained.
+
+import { describe, expect, it } from 'vitest'
+import { createMerger, merge } from '../../src/core/index.js'
+
+const STREAM = [
+  'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}\n\n',
+  ': keep-alive\n\n',
+  'data: {"choices":[{"index":0,"delta":{"content":"lo"}}]}\n\n',
+  'event: ping\n\n',
+  'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n',
+  'data: [DONE]\n\n',
+]
+
+function merged() {
+  const m = createMerger()
+  STREAM.forEach((part, i) => m.push(part, 1000 + i))
+  m.end()
+  return m
+}
+
+describe('createMerger', () => {
+  it('replyAt(seq) is the reply as it stood after that frame, forwards and backwards', () => {
+    const m = merged()
+    expect(m.replyAt(0).choices[0]).toMatchObject({ content: 'Hel', finishReason: null })
+    expect(m.replyAt(2).choices[0]).toMatchObject({ content: 'Hello', finishReason: 'stop' })
+    expect(m.replyAt(2).done).toBe(false)
+    expect(m.replyAt(3)).toEqual(m.end())
+    expect(m.replyAt(1)).toEqual({ ...merge(STREAM.slice(0, 3).join('')), frameCount: 2, done: false })
+    expect(m.replyAt(0).frameCount).toBe(1)
+  })
+
+  it('frames keep their arrival time; entries, provenance and frameInfo need no frame objects', () => {
+    const m = merged()
+    expect(m.frames().map((f) => [f.seq, f.kind, f.line, f.time])).toEqual([
+      [0, 'data', 1, 1000], [1, 'data', 5, 1002], [2, 'data', 9, 1004], [3, 'done', 11, 1005],
+    ])
+    expect(m.entries()).toEqual([
+      { kind: 'comment', raw: ': keep-alive\n', start: 78, end: 91, line: 3, beforeFrame: 1 },
+      { kind: 'empty', raw: 'event: ping\n', start: 150, end: 162, line: 7, beforeFrame: 2 },
+    ])
+    expect(m.provenance()).toEqual([
+      { frame: 0, choice: 0, channel: 'content', toolCall: null, start: 0, end: 3 },
+      { frame: 1, choice: 0, channel: 'content', toolCall: null, start: 3, end: 5 },
+    ])
+    expect(m.frameInfo(2)).toEqual({
+      seq: 2, kind: 'data', start: 163, end: 229, byteStart: 163, byteEnd: 229, line: 9,
+      event: null, id: null, retry: null, time: 1004, unterminated: false,
+    })
+  })
+
+  it('with retainBody: false, frames completed by the latest push stay readable, older text is dropped', () => {
+    const m = createMerger({ retainBody: false })
+    const big = (n: number) => `data: {"choices":[{"index":0,"delta":{"content":"${'x'.repeat(5000)}${n}"}}]}\n\n`
+    m.push(big(0))
+    expect(m.frame(0).data).toContain('x0')
+    m.push(big(1))
+    m.push(big(2))
+    expect(() => m.frame(0)).toThrow(/not retained/)
+    expect(m.frame(2).data).toContain('x2')
+    expect(m.frameInfo(0).line).toBe(1)
+    expect(m.end().choices[0]!.content).toBe(`${'x'.repeat(5000)}0${'x'.repeat(5000)}1${'x'.repeat(5000)}2`)
+  })
+
+  it('push() after end() is a programming error, said plainly', () => {
+    const m = merged()
+    expect(() => m.push('data: {}\n\n')).toThrow('push() after end(): create a new merger for a new body')
+  })
+})
