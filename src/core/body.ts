@@ -166,9 +166,10 @@ export class ByteOffsets {
       }
       this.cursorByte += countBytes(s, this.cursorChar - s.char, s.chars)
       this.cursorChar = segEnd
+      // a passed segment's text must not stay reachable: drop passed segments in batches
       this.head++
-      if (this.head > 1024 && this.head * 2 > this.segments.length) {
-        this.segments = this.segments.slice(this.head)
+      if (this.head >= 16) {
+        this.segments.splice(0, this.head)
         this.head = 0
       }
     }

@@ -51,10 +51,15 @@ export function createMerger(options: MergeOptions = {}): Merger {
   return new StreamMerger(options)
 }
 
-/** Merges a whole body at once. */
+/**
+ * Merges a whole body at once. Only the Reply is returned, so the body need not be kept:
+ * it is pushed in slices and each slice's text is dropped once its frames are done
+ * (far less for the garbage collector to copy than a body held to the end).
+ */
 export function merge(input: string | Uint8Array, options: MergeOptions = {}): Reply {
-  const m = new StreamMerger(options)
-  m.push(input)
+  const m = new StreamMerger({ retainBody: false, ...options })
+  if (typeof input === 'string' || input.length <= DECODE_SLICE) m.push(input)
+  else for (let i = 0; i < input.length; i += DECODE_SLICE) m.push(input.subarray(i, i + DECODE_SLICE))
   return m.end()
 }
 
