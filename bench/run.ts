@@ -25,8 +25,9 @@ function median(xs: number[]): number {
 }
 
 async function time(c: Contender, bytes: Uint8Array, kind: StreamKind): Promise<number> {
+  const prepared = c.prepare?.(bytes)
   const t0 = performance.now()
-  await c.run(bytes, kind)
+  await c.run(bytes, kind, prepared)
   return performance.now() - t0
 }
 

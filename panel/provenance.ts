@@ -1,8 +1,9 @@
-// Provenance both ways, from the core's records (Inspection.provenance):
+// Provenance both ways, from the core's records (Merger.provenance()):
 //   frame → the ranges it contributed to reply fields,
 //   a position in a reply field → the frame that produced it.
 // Records are integers only; lookups are binary searches, so a 100,000-frame stream costs
-// nothing per click.
+// nothing per click. Building the index is one pass over typed arrays (no object per frame):
+// a few milliseconds for 150,000 records.
 
 import type { Channel, Provenance } from '../src/core/index.js'
 
@@ -18,39 +19,113 @@ export function fieldKey(f: FieldRef): string {
   return `${f.choice}:${f.channel}:${f.toolCall ?? ''}`
 }
 
-interface FieldRuns {
-  starts: number[]
-  ends: number[]
-  frames: number[]
+/** The runs of one field, in append order: record indices into the index's list. */
+class FieldRuns {
+  starts: Int32Array = new Int32Array(16)
+  ends: Int32Array = new Int32Array(16)
+  frames: Int32Array = new Int32Array(16)
+  count = 0
+
+  add(start: number, end: number, frame: number): void {
+    if (this.count === this.starts.length) {
+      const grow = (a: Int32Array) => { const b = new Int32Array(a.length * 2); b.set(a); return b }
+      this.starts = grow(this.starts)
+      this.ends = grow(this.ends)
+      this.frames = grow(this.frames)
+    }
+    this.starts[this.count] = start
+    this.ends[this.count] = end
+    this.frames[this.count] = frame
+    this.count++
+  }
+
+  sort(): void {
+    for (let i = 1; i < this.count; i++) if (this.starts[i]! < this.starts[i - 1]!) return this.sortAll()
+  }
+
+  private sortAll(): void {
+    const order = Array.from({ length: this.count }, (_, i) => i).sort((a, b) => this.starts[a]! - this.starts[b]!)
+    const pick = (a: Int32Array) => Int32Array.from(order, (i) => a[i]!)
+    this.starts = pick(this.starts)
+    this.ends = pick(this.ends)
+    this.frames = pick(this.frames)
+  }
+}
+
+interface ChoiceFields {
+  content: FieldRuns | null
+  reasoning: FieldRuns | null
+  refusal: FieldRuns | null
+  /** By the call's position in choice.toolCalls. */
+  args: Array<FieldRuns | undefined>
 }
 
 export class ProvenanceIndex {
-  private readonly byFrame = new Map<number, Provenance[]>()
-  private readonly byField = new Map<string, FieldRuns>()
   readonly size: number
+  private readonly records: readonly Provenance[]
+  /** records[i].frame; ascending when `sorted` (the core appends in frame order). */
+  private readonly frameOf: Int32Array
+  private readonly sorted: boolean
+  private readonly byFrame: Map<number, Provenance[]> | null = null
+  /** choice → its fields (no string key per record: 100,000 records are built in milliseconds). */
+  private readonly byChoice = new Map<number, ChoiceFields>()
 
   constructor(records: readonly Provenance[]) {
     this.size = records.length
-    for (const r of records) {
-      let list = this.byFrame.get(r.frame)
-      if (!list) this.byFrame.set(r.frame, (list = []))
-      list.push(r)
-      const key = fieldKey(r)
-      let runs = this.byField.get(key)
-      if (!runs) this.byField.set(key, (runs = { starts: [], ends: [], frames: [] }))
-      runs.starts.push(r.start)
-      runs.ends.push(r.end)
-      runs.frames.push(r.frame)
+    this.records = records
+    const frameOf = new Int32Array(records.length)
+    let sorted = true
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!
+      frameOf[i] = r.frame
+      if (i > 0 && r.frame < frameOf[i - 1]!) sorted = false
+      this.runsOf(r, true)?.add(r.start, r.end, r.frame)
     }
     // appends only ever grow a field, so starts are already ascending; keep it true if not
-    for (const runs of this.byField.values()) {
-      if (!isAscending(runs.starts)) sortRuns(runs)
+    for (const c of this.byChoice.values()) {
+      for (const f of [c.content, c.reasoning, c.refusal, ...c.args]) f?.sort()
     }
+    this.frameOf = frameOf
+    this.sorted = sorted
+    if (!sorted) {
+      const byFrame = new Map<number, Provenance[]>()
+      for (const r of records) {
+        let list = byFrame.get(r.frame)
+        if (!list) byFrame.set(r.frame, (list = []))
+        list.push(r)
+      }
+      this.byFrame = byFrame
+    }
+  }
+
+  private runsOf(field: FieldRef, create: boolean): FieldRuns | null {
+    let c = this.byChoice.get(field.choice)
+    if (!c) {
+      if (!create) return null
+      this.byChoice.set(field.choice, (c = { content: null, reasoning: null, refusal: null, args: [] }))
+    }
+    if (field.channel === 'arguments') {
+      const i = field.toolCall
+      if (i === null || i < 0) return null
+      return c.args[i] ?? (create ? (c.args[i] = new FieldRuns()) : null)
+    }
+    return c[field.channel] ?? (create ? (c[field.channel] = new FieldRuns()) : null)
   }
 
   /** The ranges frame `seq` contributed, in the order they were appended. */
   forFrame(seq: number): readonly Provenance[] {
-    return this.byFrame.get(seq) ?? []
+    if (!this.sorted) return this.byFrame!.get(seq) ?? []
+    const a = this.frameOf
+    let lo = 0
+    let hi = a.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (a[mid]! < seq) lo = mid + 1
+      else hi = mid
+    }
+    let end = lo
+    while (end < a.length && a[end] === seq) end++
+    return end === lo ? [] : this.records.slice(lo, end)
   }
 
   /**
@@ -58,12 +133,12 @@ export class ProvenanceIndex {
    * field's length (a click after the last character) maps to the last run.
    */
   frameAt(field: FieldRef, offset: number): number | null {
-    const runs = this.byField.get(fieldKey(field))
-    if (!runs || runs.starts.length === 0) return null
+    const runs = this.runsOf(field, false)
+    if (!runs || runs.count === 0) return null
     // last run whose start <= offset
-    let lo = 0
-    let hi = runs.starts.length - 1
     if (offset < runs.starts[0]!) return null
+    let lo = 0
+    let hi = runs.count - 1
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1
       if (runs.starts[mid]! <= offset) lo = mid
@@ -71,19 +146,7 @@ export class ProvenanceIndex {
     }
     const end = runs.ends[lo]!
     if (offset < end) return runs.frames[lo]!
-    if (offset === end && lo === runs.starts.length - 1) return runs.frames[lo]!
+    if (offset === end && lo === runs.count - 1) return runs.frames[lo]!
     return null
   }
-}
-
-function isAscending(a: number[]): boolean {
-  for (let i = 1; i < a.length; i++) if (a[i]! < a[i - 1]!) return false
-  return true
-}
-
-function sortRuns(runs: FieldRuns): void {
-  const order = runs.starts.map((_, i) => i).sort((a, b) => runs.starts[a]! - runs.starts[b]!)
-  runs.starts = order.map((i) => runs.starts[i]!)
-  runs.ends = order.map((i) => runs.ends[i]!)
-  runs.frames = order.map((i) => runs.frames[i]!)
 }

@@ -42,6 +42,11 @@ export type CaptureEvent =
   | { type: 'select'; id: string }
   /** Optional: the shell withdraws a request it sent (the pasted text was edited). */
   | { type: 'removed'; id: string }
+  /**
+   * Live capture turned on or off: by the user, or by the browser (the debugger was detached,
+   * the extension's worker went away). `message` says why, when the shell knows.
+   */
+  | { type: 'live'; enabled: boolean; message?: string }
 
 export interface PanelShell {
   kind: 'devtools' | 'inline'
@@ -50,6 +55,8 @@ export interface PanelShell {
   /** Live capture (Chrome's debugger API). Absent where the shell cannot offer it. */
   live?: {
     setEnabled(enabled: boolean): Promise<{ ok: boolean; message?: string }>
+    /** Optional: whether live capture is on now (the panel's initial state; `live` events follow). */
+    enabled?(): boolean
   }
   /** The host's colour theme (DevTools theme, or the OS preference). */
   theme(): 'light' | 'dark'

@@ -3,6 +3,14 @@
 // and signals the components render. Updates are batched: `apply` only marks what changed,
 // and an injected scheduler (requestAnimationFrame in a browser) bumps `version` once per
 // batch. Captured data is untrusted: it is only ever handled as data.
+//
+// Scale (100,000+ frames, a 20 MB body in one chunk): nothing here costs time per frame on
+// every batch. The store reads the core's cheap accessors (frameCount, frameInfo, entries,
+// streamErrors, diagnostics, snapshot) and never asks for every frame at once; frame rows are
+// built only for the rows in view (one frame re-read each, cached); a large body is merged in
+// slices across animation frames; provenance (the one O(frames) read) is rebuilt at most
+// every few times its own cost while a stream grows, and right after the first paint once
+// it is complete.
 
 import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals'
 import {
@@ -10,10 +18,11 @@ import {
   type MergeOptions, type ProviderId, type Provenance, type Reply, type StreamError, type Transport,
 } from '../src/core/index.js'
 import { utf8Length } from '../src/core/utf8.js'
+import { providerFromContentType, providerFromUrl, recognize } from '../src/providers/index.js'
 import { urlHost, urlPath } from './format.js'
 import { ProvenanceIndex, type FieldRef } from './provenance.js'
 import type { CaptureEvent, CapturedRequest, PanelShell } from './shell.js'
-import { isKeepalive, summarizeFrame } from './summary.js'
+import { isKeepalive, isKeepaliveEvent, summarizeFrame } from './summary.js'
 
 export type RequestState = 'live' | 'finished' | 'cancelled'
 
@@ -131,16 +140,25 @@ export interface SelectionView {
   highlight: Highlight[]
   streamErrors: StreamError[]
   diagnostics: Diagnostic[]
-  providerReason: Inspection['providerReason'] | null
+  providerReason: ProviderReason | null
   /**
-   * Entries (comments), provenance, stream errors and diagnostics: 'ready'; 'pending' (being
-   * computed soon); 'manual' (a very long stream: computed only when asked, with index()).
+   * Provenance (frame ↔ reply text) covers every frame: 'ready'; else 'pending' (rebuilt
+   * soon: a long stream that grows, or one that just arrived). Everything else is always current.
    */
-  index: 'ready' | 'pending' | 'manual'
-  /** Estimated time index() takes (ms). */
-  indexCost: number
+  index: 'ready' | 'pending'
+  /** A large body being merged in slices: bytes (or characters) merged of those received. */
+  loading: { done: number; total: number } | null
   /** Selecting a frame also rewinds the reply (off for very long streams, where it is slow). */
   autoScrub: boolean
+}
+
+export type ProviderReason = Inspection['providerReason']
+
+/** Live capture, as the shell last reported it. */
+export interface LiveState {
+  enabled: boolean
+  /** Why it changed, when the shell said (the debugger was detached, …). */
+  message: string | null
 }
 
 /** Everything the exporters need for one request (structurally src/exchange's ExportInput, and more). */
@@ -162,13 +180,15 @@ export interface ExportSource {
 export interface StoreOptions {
   /** Runs `flush` once per batch; requestAnimationFrame in a browser. */
   schedule?: (flush: () => void) => void
-  /** Runs heavy work later (indexing large streams); setTimeout by default. Returns a canceller. */
+  /** Runs work later (provenance of long streams, frame classification); setTimeout by default. Returns a canceller. */
   defer?: (work: () => void, ms: number) => () => void
   now?: () => number
   /** Body bytes kept per request; beyond it the rest is dropped, and that is said. */
   maxBytesPerRequest?: number
   /** Above this many frames, selecting a frame does not rewind the reply by itself. */
   autoScrubMaxFrames?: number
+  /** Merging work per batch when a large body is merged in slices (ms). */
+  sliceBudgetMs?: number
 }
 
 export interface PanelStore {
@@ -186,6 +206,8 @@ export interface PanelStore {
   readonly hideDimmed: Signal<boolean>
   readonly preserveLog: Signal<boolean>
   readonly notes: ReadonlySignal<Note[]>
+  /** Live capture as the shell reports it (off where the shell has none). */
+  readonly live: ReadonlySignal<LiveState>
   readonly selectedId: ReadonlySignal<string | null>
   readonly selectedFrame: ReadonlySignal<number | null>
   readonly selection: ReadonlySignal<SelectionView | null>
@@ -197,7 +219,7 @@ export interface PanelStore {
   moveRequest(delta: number): void
   /** Shows the reply as it stood after frame `seq`; null shows the latest. */
   scrubTo(seq: number | null): void
-  /** The frame list rows [from, to) of the selected request. */
+  /** The frame list rows [from, to) of the selected request (built for these rows only). */
   frameItems(from: number, to: number): FrameItem[]
   /** One frame of the selected request, in full. */
   frame(seq: number): Frame | null
@@ -206,8 +228,6 @@ export interface PanelStore {
   /** The ranges a frame contributed, in the shown reply. */
   rangesFor(seq: number): Highlight[]
   force(id: string, force: Force): void
-  /** Computes entries, provenance, stream errors and diagnostics of a request now (and from then on). */
-  index(id: string): void
   clear(): void
   dismissNote(index: number): void
   exportSource(id: string): ExportSource | null
@@ -216,26 +236,55 @@ export interface PanelStore {
 
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 const MAX_NOTES = 50
-/** Estimated indexing cost per frame before one has been measured (ms). */
-const COST_PER_FRAME = 0.01
-/** Indexing cheaper than this runs at once. */
+/** A chunk longer than this (characters or bytes) is merged in slices across batches. */
+const LARGE_CHUNK = 1024 * 1024
+/** Characters (or bytes) per push when merging in slices. */
+const SLICE = 256 * 1024
+/** Merging work per batch (ms) while a large body is merged in slices. */
+const SLICE_BUDGET_MS = 40
+/** Provenance cost per frame before one has been measured (ms). */
+const COST_PER_FRAME = 0.001
+const MIN_COST_PER_FRAME = 0.0002
+/** Provenance cheaper than this is rebuilt at once (ms)... */
 const CHEAP_MS = 12
-/** While a stream grows, indexing dearer than this waits for its end. */
-const LIVE_MAX_MS = 60
-/** Indexing dearer than this (a 20 MB paste: seconds) runs only when the user asks: it blocks. */
-const AUTO_MAX_MS = 250
-/** Frames classified (dimmed or not) per slice when hiding pings in a stream not indexed. */
+/** ...or this while the stream grows: a batch per animation frame must stay short. */
+const LIVE_CHEAP_MS = 2
+/** While a stream grows, provenance is rebuilt at most every max(this, 8 × its cost) ms. */
+const LIVE_INTERVAL_MS = 100
+/** A complete long stream: provenance right after the first paint. */
+const AFTER_PAINT_MS = 30
+/** Frames classified (dimmed or not) at once when hiding pings; more go in slices. */
+const FLAG_SYNC = 1000
 const FLAG_BUDGET_MS = 8
+/** Frame rows kept built (the rows in view, and some around). */
+const ROW_CACHE = 2000
 
-interface Insight {
+type Op = { data: Uint8Array | string; t: number | null; at: number } | 'end'
+
+interface Index {
+  merger: Merger
+  /** entry.rev it was read at, frames it covers, and whether the body had ended. */
   rev: number
-  frameCount: number
-  entries: FrameEntry[]
+  frames: number
+  ended: boolean
   provenance: ProvenanceIndex
+}
+
+interface Facts {
+  rev: number
+  entries: FrameEntry[]
   streamErrors: StreamError[]
   streamErrorByFrame: Map<number, string>
   diagnostics: Diagnostic[]
-  providerReason: Inspection['providerReason']
+}
+
+/** What a row needs beyond frameInfo: read from the frame itself, for rows in view only. */
+interface Described {
+  label: string
+  summary: string
+  broken: BrokenInfo | null
+  dimmed: boolean
+  contributed: number
 }
 
 interface Entry {
@@ -244,6 +293,8 @@ interface Entry {
   merger: Merger
   forced: Force
   state: RequestState
+  /** finished / cancelled arrived (applied once the backlog is merged). */
+  closing: { type: 'finished' | 'cancelled'; t: number | null; reason: string | null } | null
   cancelReason: string | null
   bytes: number
   firstT: number | null
@@ -253,20 +304,27 @@ interface Entry {
   final: Reply | null
   /** Bumped on every change of this request. */
   rev: number
+  /** Received, not merged yet: a large chunk (and what followed it), merged in slices. */
+  backlog: Op[]
+  backlogTotal: number
+  backlogDone: number
   latest: { rev: number; reply: Reply } | null
   row: { rev: number; row: RequestRow } | null
-  insight: Insight | null
-  insightAt: number
+  facts: Facts | null
+  index: Index | null
+  indexAt: number
   costPerFrame: number
-  insightTimer: (() => void) | null
+  indexTimer: (() => void) | null
   replyAt: Map<number, Reply>
   items: { key: string; items: Int32Array } | null
-  /** The user asked for the index of this (long) stream. */
-  indexRequested: boolean
   /** Per frame: bit 0 dimmed ([DONE], keep-alive), bit 1 broken; valid for frames < flagged. */
   flags: Uint8Array
   flagged: number
   flagTimer: (() => void) | null
+  /** Rows built for the frame list, valid for one merger and one provenance index. */
+  described: { merger: Merger; index: Index | null; map: Map<number, Described> } | null
+  /** How the provider was chosen, read from the first frames (cached once settled). */
+  reason: { merger: Merger; scanned: number; data: number; value: ProviderReason | null; settled: boolean } | null
 }
 
 function defaultSchedule(flush: () => void): void {
@@ -282,15 +340,19 @@ function defaultDefer(work: () => void, ms: number): () => void {
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now())
 
-export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, options: StoreOptions = {}): PanelStore {
-  void shell
+const lengthOf = (d: Uint8Array | string): number => (typeof d === 'string' ? d.length : d.byteLength)
+
+export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | null, options: StoreOptions = {}): PanelStore {
   const schedule = options.schedule ?? defaultSchedule
   const defer = options.defer ?? defaultDefer
   const clock = options.now ?? now
   const maxBytes = options.maxBytesPerRequest ?? DEFAULT_MAX_BYTES
   const autoScrubMax = options.autoScrubMaxFrames ?? 5000
+  const sliceBudget = options.sliceBudgetMs ?? SLICE_BUDGET_MS
 
   const entries = new Map<string, Entry>()
+  /** Entries with a backlog to merge. */
+  const busy = new Set<Entry>()
   let order: string[] = []
   let dirty = false
   let scheduled = false
@@ -301,6 +363,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
   const hideDimmed = signal(false)
   const preserveLog = signal(false)
   const notes = signal<Note[]>([])
+  const live = signal<LiveState>({ enabled: initialLive(shell), message: null })
   const selectedId = signal<string | null>(null)
   const selectedFrame = signal<number | null>(null)
   const scrub = signal<number | null>(null)
@@ -316,7 +379,16 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
 
   function flush(): void {
     scheduled = false
-    if (!dirty || disposed) return
+    if (disposed) return
+    if (busy.size > 0) {
+      drain(clock() + sliceBudget)
+      // the rest next batch: the list and the reply repaint in between
+      if (busy.size > 0) {
+        scheduled = true
+        schedule(flush)
+      }
+    }
+    if (!dirty) return
     dirty = false
     version.value++
   }
@@ -341,12 +413,23 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
 
   function newEntry(request: CapturedRequest): Entry {
     return {
-      request, chunks: [], merger: createMerger(mergeOptions(request, {})), forced: {}, state: 'live', cancelReason: null,
-      bytes: 0, firstT: null, lastT: null, endT: null, truncated: false, final: null, rev: 0,
-      latest: null, row: null, insight: null, insightAt: -Infinity, costPerFrame: COST_PER_FRAME, insightTimer: null,
-      replyAt: new Map(), items: null, indexRequested: false, flags: new Uint8Array(64), flagged: 0, flagTimer: null,
+      request, chunks: [], merger: createMerger(mergeOptions(request, {})), forced: {}, state: 'live', closing: null,
+      cancelReason: null, bytes: 0, firstT: null, lastT: null, endT: null, truncated: false, final: null, rev: 0,
+      backlog: [], backlogTotal: 0, backlogDone: 0, latest: null, row: null, facts: null,
+      index: null, indexAt: -Infinity, costPerFrame: COST_PER_FRAME, indexTimer: null, replyAt: new Map(), items: null,
+      flags: new Uint8Array(64), flagged: 0, flagTimer: null, described: null, reason: null,
     }
   }
+
+  function forget(e: Entry): void {
+    e.indexTimer?.()
+    e.indexTimer = null
+    e.flagTimer?.()
+    e.flagTimer = null
+    busy.delete(e)
+  }
+
+  // ---------------------------------------------------------------- merging
 
   function endMerger(e: Entry): void {
     try {
@@ -356,13 +439,23 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
     }
   }
 
-  function pushChunk(e: Entry, data: Uint8Array | string, t: number | null): void {
+  function push(e: Entry, data: Uint8Array | string, t: number | null): void {
+    try {
+      if (t === null) e.merger.push(data)
+      else e.merger.push(data, t)
+    } catch (err) {
+      addNote('warning', `request ${e.request.id}: ${String(err)}`)
+    }
+  }
+
+  /** Keeps a chunk (for exports and re-merging); false when it went over the cap. */
+  function keep(e: Entry, data: Uint8Array | string, t: number | null): boolean {
+    if (e.truncated) return false
     const size = typeof data === 'string' ? utf8Length(data) : data.byteLength
-    if (e.truncated) return
     if (e.bytes + size > maxBytes) {
       e.truncated = true
       addNote('warning', `${urlPath(e.request.url)}: the body went over ${Math.round(maxBytes / 1048576)} MB; the rest was not kept`)
-      return
+      return false
     }
     e.bytes += size
     e.chunks.push({ data, t })
@@ -370,8 +463,64 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
       e.firstT ??= t
       e.lastT = t
     }
-    if (t === null) e.merger.push(data)
-    else e.merger.push(data, t)
+    return true
+  }
+
+  function enqueue(e: Entry, op: Op): void {
+    e.backlog.push(op)
+    if (op !== 'end') e.backlogTotal += lengthOf(op.data)
+    busy.add(e)
+  }
+
+  function close(e: Entry): void {
+    const c = e.closing!
+    e.state = c.type
+    if (c.type === 'cancelled') e.cancelReason = c.reason
+    e.endT = c.t ?? e.lastT
+    endMerger(e)
+  }
+
+  /** Merges backlogs until `deadline` (clock), slice by slice. */
+  function drain(deadline: number): void {
+    let first = true
+    for (const e of busy) {
+      while (e.backlog.length > 0) {
+        // at least one slice per batch, however short the budget
+        if (!first && clock() >= deadline) return
+        first = false
+        const op = e.backlog[0]!
+        e.rev++
+        dirty = true
+        if (op === 'end') {
+          e.backlog.shift()
+          if (e.state === 'live') close(e)
+          else endMerger(e) // merged again after force()
+          continue
+        }
+        const length = lengthOf(op.data)
+        const end = Math.min(length, op.at + SLICE)
+        const piece = op.at === 0 && end === length
+          ? op.data
+          : typeof op.data === 'string' ? op.data.slice(op.at, end) : op.data.subarray(op.at, end)
+        push(e, piece, op.t)
+        e.backlogDone += end - op.at
+        op.at = end
+        if (end === length) e.backlog.shift()
+      }
+      busy.delete(e)
+      e.backlogTotal = 0
+      e.backlogDone = 0
+    }
+  }
+
+  /** Merges what an entry still holds, now (before an export). */
+  function settle(e: Entry): void {
+    if (!busy.has(e)) return
+    const others = [...busy].filter((b) => b !== e)
+    busy.clear()
+    busy.add(e)
+    drain(Infinity)
+    for (const b of others) busy.add(b)
   }
 
   function apply(event: CaptureEvent): void {
@@ -392,11 +541,11 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
       }
       case 'chunk': {
         const e = entries.get(event.id)
-        if (!e || e.state !== 'live') return
-        try {
-          pushChunk(e, event.data, event.t)
-        } catch (err) {
-          addNote('warning', `request ${event.id}: ${String(err)}`)
+        if (!e || e.state !== 'live' || e.closing) return
+        if (keep(e, event.data, event.t)) {
+          // a large chunk (a whole body from the HAR path) is merged in slices, and what follows waits for it
+          if (e.backlog.length === 0 && lengthOf(event.data) <= LARGE_CHUNK) push(e, event.data, event.t)
+          else enqueue(e, { data: event.data, t: event.t, at: 0 })
         }
         touch(e)
         return
@@ -404,12 +553,11 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
       case 'finished':
       case 'cancelled': {
         const e = entries.get(event.id)
-        if (!e || e.state !== 'live') return
-        e.state = event.type === 'finished' ? 'finished' : 'cancelled'
+        if (!e || e.state !== 'live' || e.closing) return
         if (event.type === 'finished' && event.status !== undefined) e.request = { ...e.request, status: event.status }
-        if (event.type === 'cancelled') e.cancelReason = event.reason ?? null
-        e.endT = event.t ?? e.lastT
-        endMerger(e)
+        e.closing = { type: event.type, t: event.t ?? null, reason: event.type === 'cancelled' ? event.reason ?? null : null }
+        if (e.backlog.length === 0) close(e)
+        else enqueue(e, 'end')
         touch(e)
         return
       }
@@ -419,14 +567,16 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
       case 'note':
         addNote(event.level, event.message)
         return
+      case 'live':
+        live.value = { enabled: event.enabled, message: event.message ?? null }
+        return
       case 'select':
         if (entries.has(event.id)) select(event.id)
         return
       case 'removed': {
         const e = entries.get(event.id)
         if (!e) return
-        e.insightTimer?.()
-        e.flagTimer?.()
+        forget(e)
         entries.delete(event.id)
         order = order.filter((id) => id !== event.id)
         if (selectedId.value === event.id) select(null)
@@ -453,11 +603,22 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
     const key = Math.min(seq, count - 1)
     let reply = e.replyAt.get(key)
     if (!reply) {
+      // the core continues its last replay when moving forward: stepping through frames is cheap
       reply = e.merger.replyAt(key)
       if (e.replyAt.size >= 16) e.replyAt.delete(e.replyAt.keys().next().value!)
       e.replyAt.set(key, reply)
     }
     return reply
+  }
+
+  /** Entries, stream errors and diagnostics: the core keeps them as it goes, reading them is cheap. */
+  function factsOf(e: Entry): Facts {
+    if (e.facts && e.facts.rev === e.rev) return e.facts
+    const streamErrors = e.merger.streamErrors()
+    const streamErrorByFrame = new Map<number, string>()
+    for (const s of streamErrors) if (!streamErrorByFrame.has(s.frame)) streamErrorByFrame.set(s.frame, s.message)
+    e.facts = { rev: e.rev, entries: e.merger.entries(), streamErrors, streamErrorByFrame, diagnostics: e.merger.diagnostics() }
+    return e.facts
   }
 
   function rowOf(e: Entry): RequestRow {
@@ -478,7 +639,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
       transport: reply.transport === 'unknown' && frames === 0 && e.state === 'live' ? null : reply.transport,
       frames,
       broken: reply.errors.length,
-      streamErrors: e.insight?.streamErrors.length ?? 0,
+      streamErrors: factsOf(e).streamErrors.length,
       bytes: e.bytes,
       duration: end !== null && Number.isFinite(start) ? Math.max(0, end - start) : null,
       state: e.state,
@@ -492,68 +653,111 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
     return row
   }
 
-  function computeInsight(e: Entry): Insight {
-    e.insightTimer?.()
-    e.insightTimer = null
-    const started = clock()
-    const ins = e.merger.inspect()
-    growFlags(e, ins.frames.length)
-    for (const f of ins.frames) e.flags[f.seq] = flagsOf(f)
-    e.flagged = Math.max(e.flagged, ins.frames.length)
-    const streamErrorByFrame = new Map<number, string>()
-    for (const s of ins.streamErrors) if (!streamErrorByFrame.has(s.frame)) streamErrorByFrame.set(s.frame, s.message)
-    const insight: Insight = {
-      rev: e.rev,
-      frameCount: ins.frames.length,
-      entries: ins.entries,
-      provenance: new ProvenanceIndex(ins.provenance),
-      streamErrors: ins.streamErrors,
-      streamErrorByFrame,
-      diagnostics: ins.diagnostics,
-      providerReason: ins.providerReason,
-    }
-    const spent = clock() - started
-    e.insightAt = clock()
-    if (ins.frames.length > 0) e.costPerFrame = Math.max(spent / ins.frames.length, 0.0005)
-    e.insight = insight
-    e.row = null
-    return insight
-  }
-
-  function deferInsight(e: Entry, ms: number): void {
-    if (e.insightTimer) return
-    e.insightTimer = defer(() => {
-      e.insightTimer = null
-      if (!entries.has(e.request.id) || disposed) return
-      if (e.insight && e.insight.rev === e.rev) return
-      computeInsight(e)
-      markDirty()
-    }, ms)
-  }
-
-  function estimateOf(e: Entry): number {
-    return e.merger.frameCount * e.costPerFrame
-  }
-
   /**
-   * Entries, provenance, diagnostics: at once when cheap; later when affordable; for a very
-   * long stream only when the user asks (inspect() is one blocking call of the core).
+   * How the core chose the provider, as its router does: forced; else the first data frame an
+   * adapter recognises (within the first 257); else the URL, the Content-Type, the default.
+   * Reads the first frames once; nothing is parsed again after that.
    */
-  function insightOf(e: Entry): Insight | null {
-    if (e.insight && e.insight.rev === e.rev) return e.insight
-    const estimate = estimateOf(e)
-    if (estimate <= CHEAP_MS) return computeInsight(e)
-    if (estimate > AUTO_MAX_MS && !e.indexRequested) return e.insight
-    if (e.state === 'live') {
-      if (estimate > LIVE_MAX_MS && !e.indexRequested) return e.insight
-      const wait = estimate * 8 - (clock() - e.insightAt)
-      if (wait <= 0) return computeInsight(e)
-      deferInsight(e, wait)
-      return e.insight
+  function providerReasonOf(e: Entry): ProviderReason | null {
+    if (e.forced.provider) return 'forced'
+    const n = e.merger.frameCount
+    if (n === 0) return null
+    let r = e.reason
+    if (!r || r.merger !== e.merger) r = e.reason = { merger: e.merger, scanned: 0, data: 0, value: null, settled: false }
+    if (r.settled) return r.value
+    while (r.scanned < n && r.data <= 256) {
+      const seq = r.scanned++
+      if (e.merger.frameInfo(seq).kind !== 'data') continue
+      r.data++
+      const f = e.merger.frame(seq)
+      if (recognize({ seq, event: f.event, json: f.json }) !== null) {
+        r.value = 'frames'
+        r.settled = true
+        return r.value
+      }
     }
-    // let the reply and the first rows paint first
-    deferInsight(e, 30)
-    return e.insight
+    if (r.data > 256 || e.final !== null) {
+      r.value = providerFromUrl(e.request.url) ? 'url' : providerFromContentType(e.request.contentType ?? undefined) ? 'content-type' : 'default'
+      r.settled = true
+      return r.value
+    }
+    return 'default' // undecided so far
+  }
+
+  // ---------------------------------------------------------------- provenance
+
+  function currentIndex(e: Entry): Index | null {
+    return e.index && e.index.merger === e.merger ? e.index : null
+  }
+
+  function isFresh(e: Entry, index: Index | null): index is Index {
+    if (!index) return false
+    if (index.rev === e.rev) return true
+    // nothing that provenance depends on changed (bytes of a frame not complete yet)
+    if (index.frames === e.merger.frameCount && index.ended === (e.final !== null)) {
+      index.rev = e.rev
+      return true
+    }
+    return false
+  }
+
+  function buildIndex(e: Entry): Index {
+    e.indexTimer?.()
+    e.indexTimer = null
+    const started = clock()
+    const frames = e.merger.frameCount
+    const index: Index = { merger: e.merger, rev: e.rev, frames, ended: e.final !== null, provenance: new ProvenanceIndex(e.merger.provenance()) }
+    const spent = clock() - started
+    e.indexAt = clock()
+    if (frames > 0) e.costPerFrame = Math.max(spent / frames, MIN_COST_PER_FRAME)
+    e.index = index
+    return index
+  }
+
+  /** The provenance index now if it is cheap, else the one there is (stale or null) and a rebuild later. */
+  function indexOf(e: Entry): Index | null {
+    const cur = currentIndex(e)
+    if (isFresh(e, cur)) return cur
+    const estimate = e.merger.frameCount * e.costPerFrame
+    const growing = e.state === 'live' || busy.has(e)
+    if (estimate <= (growing ? LIVE_CHEAP_MS : CHEAP_MS)) return buildIndex(e)
+    scheduleIndex(e)
+    return cur
+  }
+
+  /** Fresh now, whatever it costs: a click on the reply needs it. */
+  function ensureIndex(e: Entry): Index {
+    const cur = currentIndex(e)
+    return isFresh(e, cur) ? cur : buildIndex(e)
+  }
+
+  function scheduleIndex(e: Entry): void {
+    if (e.indexTimer) return
+    const estimate = e.merger.frameCount * e.costPerFrame
+    const wait = busy.has(e)
+      ? LIVE_INTERVAL_MS
+      : e.state === 'live'
+        ? Math.max(0, Math.max(LIVE_INTERVAL_MS, estimate * 8) - (clock() - e.indexAt))
+        : AFTER_PAINT_MS
+    e.indexTimer = defer(() => {
+      e.indexTimer = null
+      if (disposed || entries.get(e.request.id) !== e) return
+      if (busy.has(e)) { scheduleIndex(e); return } // a large body is still being merged: after it
+      if (isFresh(e, currentIndex(e))) return
+      buildIndex(e)
+      markDirty()
+    }, wait)
+  }
+
+  // ---------------------------------------------------------------- the frame list
+
+  function classify(m: Merger, seq: number): number {
+    const info = m.frameInfo(seq)
+    if (info.kind === 'done') return 1
+    if (info.kind === 'invalid') return 2
+    if (isKeepaliveEvent(info.event)) return 1
+    // a JSON {"type":"ping"}: only the frame's data says
+    return isKeepalive(m.frame(seq)) ? 1 : 0
   }
 
   function growFlags(e: Entry, n: number): void {
@@ -565,35 +769,39 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
     e.flags = flags
   }
 
-  /** Classifies frames (dimmed or not) in slices, for hiding pings in a stream not indexed. */
+  /** Classifies frames up to `until` (clock) or the last one. */
+  function flagFrames(e: Entry, until: number): void {
+    const n = e.merger.frameCount
+    growFlags(e, n)
+    let i = e.flagged
+    while (i < n) {
+      e.flags[i] = classify(e.merger, i)
+      i++
+      if ((i & 255) === 0 && clock() > until) break
+    }
+    e.flagged = i
+  }
+
+  /** Classifies frames (dimmed or not) in slices, for hiding pings in a long stream. */
   function flagLater(e: Entry): void {
     if (e.flagTimer) return
     e.flagTimer = defer(() => {
       e.flagTimer = null
-      if (!entries.has(e.request.id) || disposed) return
-      const n = e.merger.frameCount
-      growFlags(e, n)
-      const started = clock()
-      let i = e.flagged
-      while (i < n) {
-        e.flags[i] = flagsOf(e.merger.frame(i))
-        i++
-        if ((i & 255) === 0 && clock() - started > FLAG_BUDGET_MS) break
-      }
-      e.flagged = i
+      if (disposed || entries.get(e.request.id) !== e) return
+      flagFrames(e, clock() + FLAG_BUDGET_MS)
       markDirty()
-      if (i < n) flagLater(e)
+      if (e.flagged < e.merger.frameCount) flagLater(e)
     }, 0)
   }
 
-  function itemsOf(e: Entry, insight: Insight | null, hide: boolean): Int32Array {
+  function itemsOf(e: Entry, list: readonly FrameEntry[], hide: boolean): Int32Array {
     const n = e.merger.frameCount
     if (hide && e.flagged < n) {
-      if (insight === null || insight.rev !== e.rev) flagLater(e)
+      if (n - e.flagged <= FLAG_SYNC) flagFrames(e, Infinity)
+      else flagLater(e)
     }
-    const key = `${n}:${insight?.rev ?? -1}:${hide}:${hide ? e.flagged : 0}`
+    const key = `${n}:${list.length}:${hide}:${hide ? e.flagged : 0}`
     if (e.items && e.items.key === key) return e.items.items
-    const list = insight?.entries ?? []
     const flags = e.flags
     const flagged = e.flagged
     const out = new Int32Array(n + (hide ? 0 : list.length))
@@ -614,6 +822,31 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
     const items = k === out.length ? out : out.slice(0, k)
     e.items = { key, items }
     return items
+  }
+
+  /** The part of a row read from the frame itself (its data re-parsed): rows in view only, cached. */
+  function describe(e: Entry, seq: number, latest: Reply): Described {
+    const index = currentIndex(e)
+    let cache = e.described
+    if (!cache || cache.merger !== e.merger || cache.index !== index || cache.map.size > ROW_CACHE) {
+      cache = e.described = { merger: e.merger, index, map: new Map() }
+    }
+    const hit = cache.map.get(seq)
+    if (hit) return hit
+    const f = e.merger.frame(seq)
+    // frames past the index (a growing stream between rebuilds) are described by their JSON until the next one
+    const contributed = index !== null && seq < index.frames ? index.provenance.forFrame(seq) : []
+    const d: Described = {
+      label: f.event ?? labelOf(f),
+      summary: summarizeFrame(f, contributed, latest),
+      broken: f.kind === 'invalid' && f.error
+        ? { message: f.error.message, line: f.line, position: f.error.position, offset: f.start }
+        : null,
+      dimmed: f.kind === 'done' || isKeepalive(f),
+      contributed: contributed.reduce((n, p) => n + (p.end - p.start), 0),
+    }
+    cache.map.set(seq, d)
+    return d
   }
 
   // ---------------------------------------------------------------- tool-call positions
@@ -668,15 +901,16 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
     if (!e) return null
     const frameCount = e.merger.frameCount
     const autoScrub = frameCount <= autoScrubMax
-    const insight = insightOf(e)
     const latest = latestReply(e)
     const at = scrub.value
     const scrubbed = at !== null && at < frameCount ? at : null
     const reply = scrubbed === null ? latest : replyAfter(e, scrubbed)
-    const items = itemsOf(e, insight, hideDimmed.value)
+    const facts = factsOf(e)
+    const index = indexOf(e)
+    const items = itemsOf(e, facts.entries, hideDimmed.value)
     const frame = selectedFrame.value !== null && selectedFrame.value < frameCount ? selectedFrame.value : null
     const frameIndex = frame === null ? -1 : items.indexOf(frame)
-    const highlight = frame === null || !insight ? [] : toShown(insight.provenance.forFrame(frame), latest, reply)
+    const highlight = frame === null || !index ? [] : toShown(index.provenance.forFrame(frame), latest, reply)
     const upTo = (f: number | null) => scrubbed === null || (f !== null && f <= scrubbed)
     return {
       id: e.request.id,
@@ -690,13 +924,11 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
       frame,
       frameIndex,
       highlight,
-      streamErrors: (insight?.streamErrors ?? []).filter((s) => upTo(s.frame)),
-      diagnostics: (insight?.diagnostics ?? []).filter((d) => upTo(d.frame)),
-      providerReason: insight?.providerReason ?? null,
-      index: insight !== null && insight.rev === e.rev
-        ? 'ready'
-        : estimateOf(e) > AUTO_MAX_MS && !e.indexRequested ? 'manual' : 'pending',
-      indexCost: estimateOf(e),
+      streamErrors: facts.streamErrors.filter((s) => upTo(s.frame)),
+      diagnostics: facts.diagnostics.filter((d) => upTo(d.frame)),
+      providerReason: providerReasonOf(e),
+      index: isFresh(e, index) ? 'ready' : 'pending',
+      loading: busy.has(e) ? { done: e.backlogDone, total: e.backlogTotal } : null,
       autoScrub,
     }
   })
@@ -741,15 +973,23 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
       }
     }
     const step = delta >= 0 ? 1 : -1
-    let remaining = Math.abs(delta)
     let target = -1
-    let k = i
-    while (remaining > 0) {
-      k += step
-      if (k < 0 || k >= items.length) break
-      if (items[k]! >= 0) {
-        target = k
-        remaining--
+    if (!Number.isFinite(delta)) {
+      // Home / End: the first or last frame, without walking 100,000 rows
+      for (let k = step > 0 ? items.length - 1 : 0; k >= 0 && k < items.length; k -= step) {
+        if (items[k]! >= 0) { target = k; break }
+      }
+      if (target === i) return
+    } else {
+      let remaining = Math.abs(delta)
+      let k = i
+      while (remaining > 0) {
+        k += step
+        if (k < 0 || k >= items.length) break
+        if (items[k]! >= 0) {
+          target = k
+          remaining--
+        }
       }
     }
     if (target < 0) return
@@ -777,13 +1017,13 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
     const view = selection.peek()
     const e = selected()
     if (!view || !e) return []
-    const insight = e.insight
+    const facts = factsOf(e)
     const out: FrameItem[] = []
     const start = e.request.startedAt
     for (let i = Math.max(0, from); i < Math.min(to, view.items.length); i++) {
       const code = view.items[i]!
       if (code < 0) {
-        const entry = insight?.entries[-code - 1]
+        const entry = facts.entries[-code - 1]
         if (!entry) continue
         out.push({
           type: 'entry', index: -code - 1, kind: entry.kind, raw: entry.raw, line: entry.line,
@@ -791,25 +1031,24 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
         })
         continue
       }
-      const f = e.merger.frame(code)
-      const contributed = insight ? insight.provenance.forFrame(code) : []
+      // position, kind, event and time from the frame table; the rest from the frame, for this row only
+      const info = e.merger.frameInfo(code)
+      const d = describe(e, code, view.latest)
       out.push({
         type: 'frame',
         seq: code,
-        kind: f.kind,
-        event: f.event,
-        label: f.event ?? labelOf(f),
-        time: f.time,
-        sinceStart: f.time !== null && Number.isFinite(start) ? f.time - start : null,
-        size: f.byteEnd - f.byteStart,
-        summary: summarizeFrame(f, contributed, view.latest),
-        broken: f.kind === 'invalid' && f.error
-          ? { message: f.error.message, line: f.line, position: f.error.position, offset: f.start }
-          : null,
-        dimmed: f.kind === 'done' || isKeepalive(f),
-        unterminated: f.unterminated,
-        streamError: insight?.streamErrorByFrame.get(code) ?? null,
-        contributed: contributed.reduce((n, p) => n + (p.end - p.start), 0),
+        kind: info.kind,
+        event: info.event,
+        label: d.label,
+        time: info.time,
+        sinceStart: info.time !== null && Number.isFinite(start) ? info.time - start : null,
+        size: info.byteEnd - info.byteStart,
+        summary: d.summary,
+        broken: d.broken,
+        dimmed: d.dimmed,
+        unterminated: info.unterminated,
+        streamError: facts.streamErrorByFrame.get(code) ?? null,
+        contributed: d.contributed,
       })
     }
     return out
@@ -825,52 +1064,52 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
     const view = selection.peek()
     const e = selected()
     if (!view || !e) return null
-    const insight = e.insight
-    if (!insight) return null
     let ref = field
     if (field.channel === 'arguments' && field.toolCall !== null) {
       const pos = mapToolCall(view.reply, view.latest, field.choice, field.toolCall)
       if (pos === null) return null
       ref = { ...field, toolCall: pos }
     }
-    return insight.provenance.frameAt(ref, offset)
+    return ensureIndex(e).provenance.frameAt(ref, offset)
   }
 
   function rangesFor(seq: number): Highlight[] {
     const view = selection.peek()
     const e = selected()
     if (!view || !e) return []
-    const insight = e.insight
-    if (!insight) return []
-    return toShown(insight.provenance.forFrame(seq), view.latest, view.reply)
+    return toShown(ensureIndex(e).provenance.forFrame(seq), view.latest, view.reply)
   }
 
   function force(id: string, forced: Force): void {
     const e = entries.get(id)
     if (!e) return
-    e.insightTimer?.()
-    e.insightTimer = null
+    forget(e)
     e.forced = {}
     if (forced.provider) e.forced.provider = forced.provider
     if (forced.transport) e.forced.transport = forced.transport
     e.merger = createMerger(mergeOptions(e.request, e.forced))
     e.final = null
     e.latest = null
-    e.insight = null
+    e.facts = null
+    e.index = null
     e.items = null
-    e.flagTimer?.()
-    e.flagTimer = null
+    e.described = null
+    e.reason = null
     e.flagged = 0
     e.replyAt.clear()
-    try {
-      for (const c of e.chunks) {
-        if (c.t === null) e.merger.push(c.data)
-        else e.merger.push(c.data, c.t)
-      }
-    } catch (err) {
-      addNote('warning', `request ${id}: ${String(err)}`)
+    // merge the kept chunks again: at once when small, else in slices like a large body
+    e.backlog = []
+    e.backlogTotal = 0
+    e.backlogDone = 0
+    const total = e.chunks.reduce((n, c) => n + lengthOf(c.data), 0)
+    if (total <= LARGE_CHUNK) {
+      for (const c of e.chunks) push(e, c.data, c.t)
+      if (e.state !== 'live') endMerger(e)
+      else if (e.closing) close(e)
+    } else {
+      for (const c of e.chunks) enqueue(e, { data: c.data, t: c.t, at: 0 })
+      if (e.state !== 'live' || e.closing) enqueue(e, 'end')
     }
-    if (e.state !== 'live') endMerger(e)
     touch(e)
     batch(() => {
       if (selectedId.peek() === id) {
@@ -881,16 +1120,8 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
     })
   }
 
-  function index(id: string): void {
-    const e = entries.get(id)
-    if (!e) return
-    e.indexRequested = true
-    if (!e.insight || e.insight.rev !== e.rev) computeInsight(e)
-    batch(() => { local.value++ })
-  }
-
   function clear(): void {
-    for (const e of entries.values()) { e.insightTimer?.(); e.flagTimer?.() }
+    for (const e of entries.values()) forget(e)
     entries.clear()
     order = []
     batch(() => {
@@ -909,6 +1140,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
   function exportSource(id: string): ExportSource | null {
     const e = entries.get(id)
     if (!e) return null
+    settle(e)
     const expected = latestReply(e)
     const merger = e.merger
     const source: ExportSource = {
@@ -926,19 +1158,23 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind'> | null, option
 
   function dispose(): void {
     disposed = true
-    for (const e of entries.values()) { e.insightTimer?.(); e.flagTimer?.() }
+    for (const e of entries.values()) forget(e)
   }
 
   return {
-    apply, flush, version, requests, rows, filter, hideDimmed, preserveLog, notes,
+    apply, flush, version, requests, rows, filter, hideDimmed, preserveLog, notes, live,
     selectedId, selectedFrame, selection,
     select, selectFrame, moveFrame, moveRequest, scrubTo, frameItems, frame, frameAt, rangesFor,
-    force, index, clear, dismissNote, exportSource, dispose,
+    force, clear, dismissNote, exportSource, dispose,
   }
 }
 
-function flagsOf(f: Frame): number {
-  return (f.kind === 'done' || isKeepalive(f) ? 1 : 0) | (f.kind === 'invalid' ? 2 : 0)
+function initialLive(shell: Pick<PanelShell, 'kind' | 'live'> | null | undefined): boolean {
+  try {
+    return shell?.live?.enabled?.() ?? false
+  } catch {
+    return false
+  }
 }
 
 /** The frame's own name when the SSE event line gives none: its JSON `type`. */

@@ -14,6 +14,11 @@ function typeOf(json: unknown): string | null {
   return typeof o === 'string' ? o : null
 }
 
+/** An SSE event name that marks a ping or keep-alive. */
+export function isKeepaliveEvent(event: string | null): boolean {
+  return event !== null && KEEPALIVE.has(event)
+}
+
 /** Frames that carry nothing: provider pings and keep-alives. Dimmed, hideable. */
 export function isKeepalive(frame: Pick<Frame, 'event' | 'json' | 'kind'>): boolean {
   if (frame.kind !== 'data') return false

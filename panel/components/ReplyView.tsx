@@ -1,7 +1,6 @@
 // The reconstructed reply, per choice, as it stands (or as it stood after the scrubbed frame).
 
 import { usePanel } from '../context.js'
-import { formatDuration } from '../format.js'
 import { ChoiceView } from './ChoiceView.js'
 import { Problems } from './Problems.js'
 import { Scrubber } from './Scrubber.js'
@@ -19,17 +18,13 @@ export function ReplyView() {
         <span>provider <b data-testid="reply-provider">{reply.provider}</b></span>
         <span>transport <b>{reply.transport}</b></span>
         <span data-testid="reply-done">{reply.done ? 'terminal event seen' : view.row.state === 'live' && view.scrub === null ? 'streaming…' : 'no terminal event'}</span>
-        {view.index === 'pending' && <span>indexing frames…</span>}
+        {view.loading !== null && (
+          <span data-testid="merging">
+            merging… {view.loading.total > 0 ? Math.floor((100 * view.loading.done) / view.loading.total) : 0}%
+          </span>
+        )}
+        {view.loading === null && view.index === 'pending' && view.row.state !== 'live' && <span>indexing frames…</span>}
       </div>
-      {view.index === 'manual' && (
-        <div class="ds-pending" data-testid="index-hint">
-          A long stream: comments, provider errors, diagnostics and the links between frames and
-          text are not indexed yet.{' '}
-          <button type="button" class="ds-button" data-testid="index-now" onClick={() => store.index(view.id)}>
-            Index now (about {formatDuration(view.indexCost)})
-          </button>
-        </div>
-      )}
       {reply.choices.length === 0 && (
         <div class="ds-pending">{view.frameCount === 0 ? 'No reply yet.' : 'No choice in the reply (yet).'}</div>
       )}

@@ -1,82 +1,113 @@
-// The decoded body as it grows: its text, kept in a few large pieces for slicing frames'
-// raw text, and the map from character offsets to byte offsets.
+// The body as it grows: its bytes, for reading frames' raw text again, and the map from
+// character offsets (where the splitters cut) to byte offsets.
 
-import { utf8Length, type Replacement } from './utf8.js'
+import type { Replacement } from './utf8.js'
 
-/** Small chunks (live capture, 1-byte pushes) are joined into pieces of about this size. */
-const PIECE = 1 << 16
-const LARGE = 1 << 12
+interface TextEncoderLike {
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number }
+}
+interface TextDecoderLike {
+  decode(input: Uint8Array): string
+}
+const globals = globalThis as unknown as {
+  TextEncoder: new () => TextEncoderLike
+  TextDecoder: new (label: string, options?: { ignoreBOM?: boolean }) => TextDecoderLike
+}
+const encoder = new globals.TextEncoder()
+const decoder = new globals.TextDecoder('utf-8', { ignoreBOM: true })
 
-export class BodyText {
-  private pieces: string[] = []
+const BLOCK = 1 << 20
+
+/**
+ * The body as received, kept as bytes in 1 MiB blocks outside the JS heap: the garbage
+ * collector never copies it, and a frame's raw text is decoded again only when someone reads
+ * it (frames begin and end after a line break, an ASCII byte, so a range decodes exactly as
+ * it did within the whole). Text pushed as a string is stored as its UTF-8 encoding.
+ */
+export class BodyBytes {
+  private blocks: Uint8Array[] = []
   private starts: number[] = []
-  private tail: string[] = []
-  private tailStart = 0
-  private tailLength = 0
+  private used = 0
+  private released = 0
   length = 0
 
-  append(text: string): void {
-    if (text.length === 0) return
-    if (text.length >= LARGE) {
-      // a large chunk is a piece as it is: copying it would cost more than it saves
-      this.commitTail()
-      this.pieces.push(text)
-      this.starts.push(this.tailStart)
-      this.tailStart += text.length
-      this.length += text.length
-      return
+  appendBytes(bytes: Uint8Array): void {
+    let from = 0
+    while (from < bytes.length) {
+      const block = this.room()
+      const n = Math.min(block.length - this.used, bytes.length - from)
+      block.set(bytes.subarray(from, from + n), this.used)
+      this.used += n
+      this.length += n
+      from += n
     }
-    this.tail.push(text)
-    this.tailLength += text.length
-    this.length += text.length
-    if (this.tailLength >= PIECE) this.commitTail()
   }
 
-  private commitTail(): void {
-    if (this.tail.length === 0) return
-    this.pieces.push(this.tail.length === 1 ? this.tail[0]! : this.tail.join(''))
-    this.starts.push(this.tailStart)
-    this.tailStart += this.tailLength
-    this.tail = []
-    this.tailLength = 0
+  appendText(text: string): void {
+    let rest = text
+    while (rest.length > 0) {
+      const block = this.room()
+      const { read, written } = encoder.encodeInto(rest, block.subarray(this.used))
+      this.used += written
+      this.length += written
+      // a character that did not fit goes whole into the next block
+      if (read < rest.length) this.seal()
+      rest = rest.slice(read)
+    }
   }
 
-  /** Text before the first piece still held (release() drops whole pieces only). */
-  private released = 0
+  /** The current block with room in it. */
+  private room(): Uint8Array {
+    const last = this.blocks[this.blocks.length - 1]
+    if (last && this.used < last.length) return last
+    const block = new Uint8Array(BLOCK)
+    this.blocks.push(block)
+    this.starts.push(this.length)
+    this.used = 0
+    return block
+  }
+
+  /** Ends the current block early (its unused tail is never read). */
+  private seal(): void {
+    const last = this.blocks.length - 1
+    this.blocks[last] = this.blocks[last]!.subarray(0, this.used)
+  }
 
   get releasedBefore(): number {
     return this.released
   }
 
-  /** Drops the pieces that end at or before `offset`: their text can no longer be sliced. */
+  /** Drops the blocks that end at or before byte `offset`: their text can no longer be read. */
   release(offset: number): void {
     let drop = 0
-    while (drop < this.pieces.length && this.starts[drop]! + this.pieces[drop]!.length <= offset) drop++
+    while (drop < this.blocks.length - 1 && this.starts[drop]! + this.blocks[drop]!.length <= offset) drop++
     if (drop === 0) return
-    this.released = this.starts[drop - 1]! + this.pieces[drop - 1]!.length
-    this.pieces = this.pieces.slice(drop)
+    this.released = this.starts[drop]!
+    this.blocks = this.blocks.slice(drop)
     this.starts = this.starts.slice(drop)
   }
 
+  /** The text of bytes [start, end). */
   slice(start: number, end: number): string {
     if (end <= start) return ''
-    if (start < this.released) throw new RangeError(`the body before character ${this.released} was not retained (retainBody: false)`)
-    if (end > this.tailStart) this.commitTail()
-    let i = this.pieceAt(start)
-    const first = this.pieces[i]!
+    if (start < this.released) throw new RangeError(`the body before byte ${this.released} was not retained (retainBody: false)`)
+    let i = this.blockAt(start)
+    const first = this.blocks[i]!
     const firstStart = this.starts[i]!
-    if (end - firstStart <= first.length) return first.slice(start - firstStart, end - firstStart)
-    const parts = [first.slice(start - firstStart)]
-    for (i++; i < this.pieces.length; i++) {
-      const p = this.pieces[i]!
+    if (end - firstStart <= first.length) return decoder.decode(first.subarray(start - firstStart, end - firstStart))
+    const out = new Uint8Array(end - start)
+    let at = 0
+    for (; i < this.blocks.length && at < out.length; i++) {
+      const b = this.blocks[i]!
       const s = this.starts[i]!
-      if (end - s <= p.length) { parts.push(p.slice(0, end - s)); break }
-      parts.push(p)
+      const part = b.subarray(Math.max(0, start - s), Math.min(b.length, end - s))
+      out.set(part, at)
+      at += part.length
     }
-    return parts.join('')
+    return decoder.decode(out)
   }
 
-  private pieceAt(offset: number): number {
+  private blockAt(offset: number): number {
     let lo = 0
     let hi = this.starts.length - 1
     while (lo < hi) {
@@ -85,15 +116,6 @@ export class BodyText {
       else hi = mid - 1
     }
     return lo
-  }
-
-  toString(): string {
-    this.commitTail()
-    if (this.pieces.length > 1) {
-      this.pieces = [this.pieces.join('')]
-      this.starts = [0]
-    }
-    return this.pieces[0] ?? ''
   }
 }
 

@@ -1,7 +1,7 @@
 // The one pipeline every face runs: bytes → decoded text → frames → deltas → Reply.
 // `push` costs time proportional to its chunk: nothing already seen is scanned again.
 
-import { BodyText, ByteOffsets } from './body.js'
+import { BodyBytes, ByteOffsets } from './body.js'
 import type { FrameSink, RawEntry, RawFrame, Splitter } from './framing.js'
 import { createJsonArraySplitter } from './json-array.js'
 import { parseJson } from './json-error.js'
@@ -58,14 +58,17 @@ export function createMerger(options: MergeOptions = {}): Merger {
  */
 export function merge(input: string | Uint8Array, options: MergeOptions = {}): Reply {
   const m = new StreamMerger({ retainBody: false, ...options })
-  if (typeof input === 'string' || input.length <= DECODE_SLICE) m.push(input)
-  else for (let i = 0; i < input.length; i += DECODE_SLICE) m.push(input.subarray(i, i + DECODE_SLICE))
+  for (let i = 0; i < input.length || i === 0; i += DECODE_SLICE) {
+    m.push(typeof input === 'string' ? input.slice(i, i + DECODE_SLICE) : input.subarray(i, i + DECODE_SLICE))
+  }
   return m.end()
 }
 
 class StreamMerger implements Merger {
   private readonly utf8 = new Utf8Stream()
-  private readonly body = new BodyText()
+  private readonly body = new BodyBytes()
+  /** Characters decoded so far. */
+  private chars = 0
   private readonly offsets = new ByteOffsets()
   private readonly table = new FrameTable()
   private readonly router: Router
@@ -81,7 +84,7 @@ class StreamMerger implements Merger {
   private time: number | null = null
   private ended = false
   private final: Reply | null = null
-  /** With retainBody: false: where the first frame completed by the latest push starts. */
+  /** With retainBody: false: the byte where the first frame completed by the latest push starts. */
   private firstStartInPush = -1
   private invalidUtf8 = 0
   private replay: { router: Router; next: number; provider: string } | null = null
@@ -106,6 +109,7 @@ class StreamMerger implements Merger {
     }
     if (typeof chunk === 'string') this.pushString(chunk)
     else {
+      this.body.appendBytes(chunk)
       // V8 decodes 64 KiB slices several times faster than one large buffer
       for (let i = 0; i < chunk.length; i += DECODE_SLICE) this.pushDecoded(this.utf8.decode(chunk.subarray(i, i + DECODE_SLICE)))
     }
@@ -124,6 +128,7 @@ class StreamMerger implements Merger {
       text = text.slice(0, -1)
     }
     const ascii = ASCII.test(text)
+    this.body.appendText(text)
     this.pushDecoded({ text, byteLength: ascii ? text.length : utf8Length(text), ascii, replacements: [] })
   }
 
@@ -145,12 +150,12 @@ class StreamMerger implements Merger {
       // a body of binary garbage has millions: the first ones are listed, the rest counted
       if (this.invalidUtf8++ >= MAX_INVALID_UTF8_LISTED) continue
       this.framingDiagnostics.push({
-        frame: null, level: 'warning', code: 'invalid-utf8', byteOffset: byteBase + r.byte, offset: this.body.length + r.char,
+        frame: null, level: 'warning', code: 'invalid-utf8', byteOffset: byteBase + r.byte, offset: this.chars + r.char,
         message: `invalid UTF-8 (${r.bytes}) at byte ${byteBase + r.byte}, shown as U+FFFD`,
       })
     }
     this.offsets.add(text, byteLength, chunk.ascii, replacements)
-    this.body.append(text)
+    this.chars += text.length
     this.feed(text)
   }
 
@@ -193,12 +198,12 @@ class StreamMerger implements Merger {
   }
 
   private onEntry(e: RawEntry): void {
-    this.entryList.push({ ...e, raw: this.body.slice(e.start, e.end), beforeFrame: this.table.count })
+    const raw = this.body.slice(this.offsets.byteAt(e.start), this.offsets.byteAt(e.end))
+    this.entryList.push({ ...e, raw, beforeFrame: this.table.count })
   }
 
   private onFrame(f: RawFrame): void {
     const seq = this.table.count
-    if (this.firstStartInPush < 0) this.firstStartInPush = f.start
     let kind: Frame['kind'] = 'data'
     let json: unknown = undefined
     let error: JsonSyntaxError | null = null
@@ -208,8 +213,11 @@ class StreamMerger implements Merger {
       if (parsed.ok) json = parsed.value
       else { kind = 'invalid'; error = parsed.error }
     }
+    const byteStart = this.offsets.byteAt(f.start)
+    const byteEnd = this.offsets.byteAt(f.end)
+    if (this.firstStartInPush < 0) this.firstStartInPush = byteStart
     this.table.add({
-      start: f.start, end: f.end, byteStart: this.offsets.byteAt(f.start), byteEnd: this.offsets.byteAt(f.end),
+      start: f.start, end: f.end, byteStart, byteEnd,
       line: f.line, kind, unterminated: f.unterminated, event: f.event, id: f.id, retry: f.retry, time: this.time, error,
     })
     if (f.unterminated) {
@@ -220,14 +228,17 @@ class StreamMerger implements Merger {
     }
     if (kind === 'done') this.router.done(seq)
     else if (kind === 'invalid') {
-      this.errors.push({ frame: seq, offset: f.start, line: f.line, raw: this.body.slice(f.start, f.end), message: error!.message })
+      this.errors.push({ frame: seq, offset: f.start, line: f.line, raw: this.body.slice(byteStart, byteEnd), message: error!.message })
     } else this.router.frame({ seq, event: f.event, json })
   }
 
   end(): Reply {
     if (this.final) return this.final
     this.ended = true
-    if (this.highSurrogate) this.pushDecoded({ text: this.highSurrogate, byteLength: 3, ascii: false, replacements: [] })
+    if (this.highSurrogate) {
+      this.body.appendText(this.highSurrogate) // stored as U+FFFD's 3 bytes
+      this.pushDecoded({ text: this.highSurrogate, byteLength: 3, ascii: false, replacements: [] })
+    }
     const rest = this.utf8.end()
     if (rest.byteLength > 0) this.pushDecoded(rest)
     if (this.splitter === null && this.transport !== 'unknown') this.choose(sniffTransport(this.head.join(''), true)!)
@@ -277,7 +288,7 @@ class StreamMerger implements Merger {
 
   frame(seq: number): Frame {
     const row = this.table.row(seq)
-    const raw = this.body.slice(row.start, row.end)
+    const raw = this.body.slice(row.byteStart, row.byteEnd)
     const data = this.dataOf(raw)
     const frame: Frame = {
       seq, kind: row.kind, raw, start: row.start, end: row.end, byteStart: row.byteStart, byteEnd: row.byteEnd,
@@ -302,7 +313,7 @@ class StreamMerger implements Merger {
     const out: Frame[] = []
     const released = this.body.releasedBefore
     for (let i = Math.max(0, from); i < Math.min(to, this.table.count); i++) {
-      if (released > 0 && this.table.row(i).start < released) continue // retainBody: false
+      if (released > 0 && this.table.row(i).byteStart < released) continue // retainBody: false
       out.push(this.frame(i))
     }
     return out
@@ -364,7 +375,7 @@ class StreamMerger implements Merger {
       streamErrors: acc.streamErrors.slice(),
       diagnostics,
       provenance: this.provenance(),
-      chars: this.body.length,
+      chars: this.chars,
       bytes: this.offsets.bytes,
     }
   }

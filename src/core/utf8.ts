@@ -59,8 +59,12 @@ export class Utf8Stream {
   }
 }
 
+/** Below this size a chunk is decoded in JS: a TextDecoder call costs more than the bytes. */
+const SMALL = 256
+
 function decodeWhole(bytes: Uint8Array): DecodedChunk {
   if (bytes.length === 0) return { text: '', byteLength: 0, ascii: true, replacements: [] }
+  if (bytes.length <= SMALL) return decodeSmall(bytes)
   const text = decoder.decode(bytes)
   // a lone invalid byte becomes one U+FFFD: same length as the input, yet not ASCII
   const hasReplacement = text.includes('\uFFFD')
@@ -81,12 +85,27 @@ function incompleteTail(bytes: Uint8Array): number {
   return n
 }
 
+/** A small chunk decoded by the same WHATWG walk (its text equals TextDecoder's). */
+function decodeSmall(bytes: Uint8Array): DecodedChunk {
+  let ascii = true
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) { ascii = false; break }
+  if (ascii) return { text: String.fromCharCode.apply(null, bytes as unknown as number[]), byteLength: bytes.length, ascii, replacements: [] }
+  const units: number[] = []
+  const replacements = walkUtf8(bytes, units)
+  return { text: String.fromCharCode.apply(null, units), byteLength: bytes.length, ascii: false, replacements }
+}
+
 /**
  * The WHATWG UTF-8 decoder, run only on chunks that produced U+FFFD, to learn which
  * replacements stand for invalid bytes and how many bytes each covered. Its output text is
  * identical to TextDecoder's, so character indexes line up.
  */
 export function findReplacements(bytes: Uint8Array): Replacement[] {
+  return walkUtf8(bytes, null)
+}
+
+/** Walks the bytes by the WHATWG rules; pushes UTF-16 code units into `units` when given. */
+function walkUtf8(bytes: Uint8Array, units: number[] | null): Replacement[] {
   const out: Replacement[] = []
   let char = 0
   let needed = 0
@@ -98,13 +117,14 @@ export function findReplacements(bytes: Uint8Array): Replacement[] {
   const replace = (from: number, to: number) => {
     // only the first few are described: the merger lists at most 100 in all
     out.push({ char, byte: from, byteLength: to - from, bytes: out.length < 100 ? hex(bytes, from, to) : '' })
+    units?.push(0xfffd)
     char++
   }
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!
     if (needed === 0) {
       seqStart = i
-      if (b <= 0x7f) { char++; continue }
+      if (b <= 0x7f) { units?.push(b); char++; continue }
       if (b >= 0xc2 && b <= 0xdf) { needed = 1; codePoint = b & 0x1f }
       else if (b >= 0xe0 && b <= 0xef) {
         if (b === 0xe0) lower = 0xa0
@@ -127,6 +147,10 @@ export function findReplacements(bytes: Uint8Array): Replacement[] {
     lower = 0x80; upper = 0xbf
     codePoint = (codePoint << 6) | (b & 0x3f)
     if (++seen === needed) {
+      if (units !== null) {
+        if (codePoint > 0xffff) units.push(0xd800 + ((codePoint - 0x10000) >> 10), 0xdc00 + ((codePoint - 0x10000) & 0x3ff))
+        else units.push(codePoint)
+      }
       char += codePoint > 0xffff ? 2 : 1
       needed = seen = codePoint = 0
     }

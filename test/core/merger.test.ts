@@ -52,7 +52,9 @@ describe('createMerger', () => {
 
   it('with retainBody: false, frames completed by the latest push stay readable, older text is dropped', () => {
     const m = createMerger({ retainBody: false })
-    const big = (n: number) => `data: {"choices":[{"index":0,"delta":{"content":"${'x'.repeat(5000)}${n}"}}]}\n\n`
+    // the body is kept in 1 MiB blocks and released a block at a time: frames of 1.2 MB
+    const X = 1_200_000
+    const big = (n: number) => `data: {"choices":[{"index":0,"delta":{"content":"${'x'.repeat(X)}${n}"}}]}\n\n`
     m.push(big(0))
     expect(m.frame(0).data).toContain('x0')
     m.push(big(1))
@@ -60,7 +62,7 @@ describe('createMerger', () => {
     expect(() => m.frame(0)).toThrow(/not retained/)
     expect(m.frame(2).data).toContain('x2')
     expect(m.frameInfo(0).line).toBe(1)
-    expect(m.end().choices[0]!.content).toBe(`${'x'.repeat(5000)}0${'x'.repeat(5000)}1${'x'.repeat(5000)}2`)
+    expect(m.end().choices[0]!.content).toBe(`${'x'.repeat(X)}0${'x'.repeat(X)}1${'x'.repeat(X)}2`)
   })
 
   it('push() after end() is a programming error, said plainly', () => {

@@ -410,7 +410,7 @@ describe('panel store', () => {
     expect(store.selection.value!.reply.choices[0]!.content).toBe(v.latest.choices[0]!.content)
   })
 
-  it('indexes a very long stream only when asked, and never blocks on it by itself', () => {
+  it('indexes a very long stream by itself, after the first paint, and never blocks a batch on it', () => {
     // a clock where every reading is 400 ms later: indexing looks expensive
     let t = 0
     const deferred: Array<() => void> = []
@@ -425,19 +425,88 @@ describe('panel store', () => {
     store.apply({ type: 'finished', id: 'L', t: null })
     tick()
     let v = store.selection.value!
-    expect([v.index, v.frameCount, v.reply.choices[0]!.content.length]).toEqual(['manual', 201, 201])
-    while (deferred.length) deferred.shift()!()
-    expect(store.selection.value!.index).toBe('manual')
-    // the comment (an entry) is listed from the old index; provenance of new frames is unknown
-    expect(store.frameAt({ choice: 0, channel: 'content', toolCall: null }, 150)).toBe(null)
+    expect([v.index, v.frameCount, v.reply.choices[0]!.content.length]).toEqual(['pending', 201, 201])
+    // comments, stream errors and diagnostics are always current: only provenance waits
+    expect(Array.from(v.items.slice(0, 3))).toEqual([-1, 0, 1])
+    expect(v.diagnostics).toEqual([])
+    store.selectFrame(150, { scrub: false })
+    expect(store.selection.value!.highlight).toEqual([])
+    // rows past the old index describe themselves by their JSON until it is rebuilt
+    expect(frames(store.frameItems(151, 152))[0]!.summary).toBe('{"choices":[{"index":0,"delta":{"content":"b"}}]}')
     store.hideDimmed.value = true
-    while (deferred.length) deferred.shift()!()
-    tick()
     expect(store.selection.value!.items.length).toBe(201)
-    store.index('L')
+    store.hideDimmed.value = false
+    expect(deferred.length).toBe(1)
+    deferred.shift()!()
+    tick()
     v = store.selection.value!
     expect(v.index).toBe('ready')
+    expect(v.highlight).toEqual([{ field: { choice: 0, channel: 'content', toolCall: null }, start: 150, end: 151 }])
+    expect(frames(store.frameItems(151, 152))[0]!.summary).toBe('content "b"')
     expect(store.frameAt({ choice: 0, channel: 'content', toolCall: null }, 150)).toBe(150)
+  })
+
+  it('merges a large body in slices, one batch at a time, keeping the order of what followed it', () => {
+    const { store, pending } = manualStore({ sliceBudgetMs: 0 })
+    const parts: string[] = []
+    for (let i = 0; parts.join('').length < 1.3 * 1024 * 1024; i++) parts.push(chat({ content: `w${i} ` }))
+    parts.push(chat({}, 'stop'), 'data: [DONE]\n\n')
+    const body = parts.join('')
+    store.apply(request('H', { source: 'har' }))
+    store.apply({ type: 'select', id: 'H' })
+    store.apply({ type: 'chunk', id: 'H', data: body, t: T0 + 5 })
+    store.apply({ type: 'finished', id: 'H', t: T0 + 9 })
+    // chunks after the end are ignored, as always
+    store.apply({ type: 'chunk', id: 'H', data: chat({ content: 'late' }), t: null })
+    expect(store.requests.value[0]!.bytes).toBe(body.length)
+    let flushes = 0
+    const counts: number[] = []
+    while (pending.length) {
+      pending.shift()!()
+      flushes++
+      const v = store.selection.value!
+      counts.push(v.frameCount)
+      if (pending.length) expect([v.row.state, v.loading !== null]).toEqual(['live', true])
+    }
+    // 256 KiB per batch: six batches, the last one also applies the end
+    expect(flushes).toBe(Math.ceil(body.length / (256 * 1024)))
+    expect(counts.every((c, i) => i === 0 || c > counts[i - 1]!)).toBe(true)
+    const v = store.selection.value!
+    expect([v.row.state, v.row.duration, v.loading, v.frameCount]).toEqual(['finished', 9, null, parts.length])
+    expect(v.reply).toEqual(merge(body, { url: v.row.url, contentType: 'text/event-stream' }))
+    // forcing merges it again the same way
+    store.force('H', { provider: 'openai-chat' })
+    expect(store.selection.value!.loading).not.toBe(null)
+    while (pending.length) pending.shift()!()
+    expect(store.selection.value!.reply.choices[0]!.content).toBe(v.reply.choices[0]!.content)
+    expect(store.selection.value!.row.forced).toEqual({ provider: 'openai-chat' })
+  })
+
+  it('reports live capture as the shell says, starting from its current state', () => {
+    const store = createPanelStore({ kind: 'devtools', live: { setEnabled: async () => ({ ok: true }), enabled: () => true } }, { schedule: () => {} })
+    expect(store.live.value).toEqual({ enabled: true, message: null })
+    store.apply({ type: 'live', enabled: false, message: 'the debugger was detached' })
+    expect(store.live.value).toEqual({ enabled: false, message: 'the debugger was detached' })
+    store.apply({ type: 'live', enabled: true })
+    expect(store.live.value).toEqual({ enabled: true, message: null })
+    expect(createPanelStore(null).live.value.enabled).toBe(false)
+  })
+
+  it('says how the provider was chosen, without inspecting every frame', () => {
+    const { store, tick } = manualStore()
+    feed(store, 'r1', STREAM)
+    store.apply(request('u', { url: 'https://api.example.com/v1/messages' }))
+    store.apply({ type: 'chunk', id: 'u', data: 'data: {"hello":1}\n\n', t: null })
+    tick()
+    const reason = (id: string) => { store.select(id); return store.selection.value!.providerReason }
+    expect(reason('r1')).toBe('frames')
+    // undecided while it streams, then the URL's hint
+    expect(reason('u')).toBe('default')
+    store.apply({ type: 'finished', id: 'u', t: null })
+    tick()
+    expect(reason('u')).toBe('url')
+    store.force('r1', { provider: 'generic' })
+    expect(reason('r1')).toBe('forced')
   })
 
   it('never evaluates captured text: hostile keys and markup stay data', () => {

@@ -17,7 +17,6 @@ import {
   BOM, concat, cut, decodedBody, enc, entryView, expectedInvalidUtf8, expectOffsetsMatchBytes, frameView, hasBom,
   invalidUtf8Diagnostics, mergeChunks, oneByteCuts, randomCuts, whatwgDecode, type Merged,
 } from '../support/property.js'
-import { FIXED } from './known-bugs.js'
 
 type Token = { bytes: number[]; truncated?: boolean }
 
@@ -114,7 +113,7 @@ function build(blocks: Block[], blankEols: Eol[], bom: boolean, finalBlank: bool
   return { bytes: new Uint8Array(out), frames, entries }
 }
 
-const streamArb = (transport: 'sse' | 'ndjson', invalid: boolean, allowBom: boolean) =>
+const streamArb = (transport: 'sse' | 'ndjson', invalid: boolean) =>
   fc
     .record({
       blocks: fc.array(
@@ -122,7 +121,7 @@ const streamArb = (transport: 'sse' | 'ndjson', invalid: boolean, allowBom: bool
         { minLength: 1, maxLength: 6 },
       ),
       blankEols: fc.array(fc.constantFrom(...EOLS), { minLength: 1, maxLength: 3 }),
-      bom: allowBom ? fc.boolean() : fc.constant(false),
+      bom: fc.boolean(),
       finalBlank: fc.boolean(),
       finalEol: fc.boolean(),
     })
@@ -165,7 +164,7 @@ describe('byte offsets', () => {
     it(`${transport}: frames and entries lie exactly where their bytes are (multi-byte and invalid UTF-8, BOM, any cutting)`, () => {
       fc.assert(
         fc.property(
-          streamArb(transport, true, true).chain((built) => fc.tuple(fc.constant(built), randomCuts(built.bytes.length, 24), fc.constantFrom<MergeOptions>({}, { transport }))),
+          streamArb(transport, true).chain((built) => fc.tuple(fc.constant(built), randomCuts(built.bytes.length, 24), fc.constantFrom<MergeOptions>({}, { transport }))),
           ([built, random, options]) => {
             for (const cuts of cuttings(built.bytes, random)) expectLayout(built, mergeChunks(cut(built.bytes, cuts), options))
           },
@@ -178,7 +177,7 @@ describe('byte offsets', () => {
   it('valid UTF-8 only: no invalid-utf8 diagnostic at all, whatever the cutting (a real U+FFFD is not one)', () => {
     fc.assert(
       fc.property(
-        streamArb('sse', false, true).chain((built) => fc.tuple(fc.constant(built), randomCuts(built.bytes.length, 24))),
+        streamArb('sse', false).chain((built) => fc.tuple(fc.constant(built), randomCuts(built.bytes.length, 24))),
         ([built, random]) => {
           for (const cuts of cuttings(built.bytes, random)) {
             const m = mergeChunks(cut(built.bytes, cuts))
@@ -204,25 +203,14 @@ describe('invalid-utf8 diagnostics: exactly one per invalid sequence, at its byt
   })
 
   for (const transport of ['sse', 'ndjson'] as const) {
-    // while the BOM bug is open the bodies have no BOM (see the BUG case below)
-    it(`${transport}: whole body and any cutting${FIXED.bomShiftsInvalidUtf8Offset ? '' : ' (no BOM: see the BUG case below)'}`, () => {
+    it(`${transport}: whole body and any cutting`, () => {
       fc.assert(
         fc.property(
-          streamArb(transport, true, FIXED.bomShiftsInvalidUtf8Offset).chain((built) => fc.tuple(fc.constant(built), randomCuts(built.bytes.length, 24))),
+          streamArb(transport, true).chain((built) => fc.tuple(fc.constant(built), randomCuts(built.bytes.length, 24))),
           ([built, random]) => {
             const expected = expectedInvalidUtf8(built.bytes)
-            const bodyBytes = built.bytes.length - (hasBom(built.bytes) ? 3 : 0)
-            // while the ASCII-chunk bug is open, the whole body is checked only when neither of the pieces the
-            // core decodes on its own — the body minus an incomplete sequence at its end, and that sequence —
-            // is as long in characters as in bytes
-            const last = whatwgDecode(built.bytes).replacements.at(-1)
-            const endsInsideSequence = last !== undefined && last.byte + last.length === built.bytes.length && built.bytes[last.byte]! >= 0xc2
-            if (FIXED.asciiChunkHidesInvalidUtf8 || (decodedBody(built.bytes).length !== bodyBytes && !endsInsideSequence)) {
-              expect(invalidUtf8Diagnostics(mergeChunks([built.bytes]).ins)).toEqual(expected)
-            }
-            if (FIXED.asciiChunkHidesInvalidUtf8) {
-              for (const cuts of cuttings(built.bytes, random)) expect(invalidUtf8Diagnostics(mergeChunks(cut(built.bytes, cuts)).ins)).toEqual(expected)
-            }
+            expect(invalidUtf8Diagnostics(mergeChunks([built.bytes]).ins)).toEqual(expected)
+            for (const cuts of cuttings(built.bytes, random)) expect(invalidUtf8Diagnostics(mergeChunks(cut(built.bytes, cuts)).ins)).toEqual(expected)
           },
         ),
         { numRuns: 150 },
@@ -246,7 +234,7 @@ describe('invalid-utf8 diagnostics: exactly one per invalid sequence, at its byt
     expect(m.ins.frames.map((f) => [f.byteStart, f.byteEnd, f.start, f.end, f.data, f.unterminated])).toEqual([[0, 25, 0, 18, 'a\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD€\uFFFDx\uFFFD\uFFFD', true]])
   })
 
-  // was a bug (a decoded chunk as long as its bytes was taken for ASCII); fixed in the core
+  // a decoded chunk as long as its bytes (ASCII plus single-byte invalid bytes) is not taken for pure ASCII
   it('"data: \\xFF\\n\\n" (ASCII + one invalid byte) gets its invalid-utf8 diagnostic', () => {
     const bytes = concat(enc.encode('data: '), new Uint8Array([0xff]), enc.encode('\n\n'))
     expect(invalidUtf8Diagnostics(mergeChunks([bytes]).ins)).toEqual([
@@ -256,7 +244,7 @@ describe('invalid-utf8 diagnostics: exactly one per invalid sequence, at its byt
     expect(invalidUtf8Diagnostics(mergeChunks(cut(bytes, oneByteCuts(bytes.length))).ins)).toEqual(expectedInvalidUtf8(bytes))
   })
 
-  // was a bug (same cause, through end(): the incomplete sequence at the end is decoded alone); fixed
+  // the same through end(): the incomplete sequence at the end, decoded alone, still gets its diagnostic
   it('"data: é\\xC3" (body ends inside a sequence) gets a diagnostic for the 0xC3', () => {
     const bytes = concat(enc.encode('data: é'), new Uint8Array([0xc3]))
     expect(invalidUtf8Diagnostics(mergeChunks([bytes]).ins)).toEqual([
@@ -264,11 +252,11 @@ describe('invalid-utf8 diagnostics: exactly one per invalid sequence, at its byt
     ])
   })
 
-  // fixed: with the BOM in the same chunk, byteOffset counted the BOM twice
+  // a BOM in the same chunk as the invalid byte is counted once in byteOffset
   it('BOM + "data:é\\xFF" reports the 0xFF at byte 10 (the BOM is counted once)', () => {
     const bytes = concat(BOM, enc.encode('data:é'), new Uint8Array([0xff]), enc.encode('\n\n'))
     expect(invalidUtf8Diagnostics(mergeChunks([bytes]).ins)).toEqual([
       { frame: null, level: 'warning', code: 'invalid-utf8', byteOffset: 10, offset: 6, message: 'invalid UTF-8 (0xFF) at byte 10, shown as U+FFFD' },
-    ]) // actual: byteOffset 13, message "… at byte 13 …"
+    ])
   })
 })

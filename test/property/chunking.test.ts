@@ -11,7 +11,6 @@ import {
   chunkInvariantView, cut, cutsInsideCrlf, cutsInsideMultibyte, enc, jsonArrayStream, mergeChunks, ndjsonStream,
   oneByteCuts, randomCuts, sseStream, wireFixtures, type Merged,
 } from '../support/property.js'
-import { FIXED } from './known-bugs.js'
 
 const fixtures = wireFixtures()
 
@@ -23,13 +22,7 @@ function whole(bytes: Uint8Array, options: MergeOptions): ReturnType<typeof chun
 }
 
 function expectSameAsWhole(base: ReturnType<typeof chunkInvariantView>, chunked: Merged): void {
-  expect(normalize(chunkInvariantView(chunked))).toEqual(normalize(base))
-}
-
-/** While the unknown-transport message bug is open, its message (not its presence) is left out. */
-function normalize(v: ReturnType<typeof chunkInvariantView>): ReturnType<typeof chunkInvariantView> {
-  if (FIXED.unknownTransportMessageQuotesPartialLine) return v
-  return { ...v, diagnostics: v.diagnostics.map((d) => (d.code === 'unknown-transport' ? { ...d, message: '(not compared)' } : d)) }
+  expect(chunkInvariantView(chunked)).toEqual(base)
 }
 
 /** Every deterministic way of cutting that targets a boundary case, plus the given random cuts. */
@@ -120,8 +113,8 @@ describe('chunking invariance: generated SSE streams', () => {
     }
   })
 
-  // Enabled once the sniffing bug below is fixed: first lines named like an SSE field plus more.
-  ;(FIXED.sniffPartialFieldName ? it : it.skip)('a first line whose name only starts with an SSE field name, cut anywhere', () => {
+  // First lines named like an SSE field plus more: sniffing waits for the whole name, whatever the cut.
+  it('a first line whose name only starts with an SSE field name, cut anywhere', () => {
     fc.assert(
       fc.property(
         fc.constantFrom('database', 'identity', 'events', 'retryable', 'datum', 'ids'),
@@ -139,27 +132,27 @@ describe('chunking invariance: generated SSE streams', () => {
     )
   })
 
-  // fixed: transport sniffing decided on a partial first line that is exactly an SSE field name
+  // sniffing does not decide on a partial first line that is exactly an SSE field name so far
   it('"database: x" cut after "data" is unknown, as when merged whole', () => {
     const body = enc.encode('database: x\n\ndata: {"choices":[]}\n\n')
     const wholeMerge = mergeChunks([body])
-    expect(wholeMerge.ins.transport).toBe('unknown') // passes: not SSE, NDJSON or a JSON array
+    expect(wholeMerge.ins.transport).toBe('unknown') // not SSE, NDJSON or a JSON array
     const m = createMerger()
     m.push(body.subarray(0, 4)) // "data"
     m.push(body.subarray(4))
     m.end()
-    expect(m.inspect().transport).toBe('unknown') // fails: 'sse', with 1 frame instead of 0
+    expect(m.inspect().transport).toBe('unknown') // not 'sse' (with 1 frame) from the partial "data"
   })
 })
 
 describe('chunking invariance: diagnostics', () => {
-  // fixed: the unknown-transport message quoted the first line as far as the first chunk had it
+  // the unknown-transport message quotes the whole first line, not as far as the first chunk had it
   it('"garbage €" cut after "garbage " quotes the whole first line', () => {
     const body = enc.encode('garbage €\n')
     const expected = 'No frames read: not SSE, NDJSON or a JSON array: the first line is "garbage €". The body is shown as raw text.'
-    expect(mergeChunks([body]).ins.diagnostics.find((d) => d.code === 'unknown-transport')?.message).toBe(expected) // passes
+    expect(mergeChunks([body]).ins.diagnostics.find((d) => d.code === 'unknown-transport')?.message).toBe(expected)
     const cutAfter8 = mergeChunks(cut(body, [8]))
-    expect(cutAfter8.ins.diagnostics.find((d) => d.code === 'unknown-transport')?.message).toBe(expected) // fails: "garbage "
+    expect(cutAfter8.ins.diagnostics.find((d) => d.code === 'unknown-transport')?.message).toBe(expected) // not "garbage "
   })
 })
 

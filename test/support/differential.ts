@@ -70,6 +70,8 @@ export interface Ours {
   frames: Frame[]
   entries: FrameEntry[]
   diagnostics: ReturnType<ReturnType<typeof createMerger>['inspect']>['diagnostics']
+  /** Decoded body length in characters (what entries' and frames' start/end count in). */
+  chars: number
 }
 
 /** Our merger fed the same network chunks the SDK got. */
@@ -78,7 +80,7 @@ export function oursChunked(chunks: readonly Uint8Array[], options: MergeOptions
   for (const c of chunks) m.push(c)
   const reply = m.end()
   const inspection = m.inspect()
-  return { reply, frames: inspection.frames, entries: inspection.entries, diagnostics: inspection.diagnostics }
+  return { reply, frames: inspection.frames, entries: inspection.entries, diagnostics: inspection.diagnostics, chars: inspection.chars }
 }
 
 /** Usage as we keep it: the provider's object minus null fields (DESIGN §3 rule 6, src/providers/shared.ts usageObject). */
