@@ -45,6 +45,8 @@ export interface Merger {
 
 const ASCII = /^[\x00-\x7f]*$/
 const DECODE_SLICE = 1 << 16
+/** Pending small pushes are processed once they add up to this many bytes (or on any read). */
+const BATCH = 1 << 14
 const MAX_INVALID_UTF8_LISTED = 100
 
 export function createMerger(options: MergeOptions = {}): Merger {
@@ -88,6 +90,11 @@ class StreamMerger implements Merger {
   private firstStartInPush = -1
   private invalidUtf8 = 0
   private replay: { router: Router; next: number; provider: string } | null = null
+  private pending: Uint8Array[] = []
+  private pendingBytes = 0
+  /** Where each pending piece ends in the body, and when it arrived. */
+  private timeline: Array<{ end: number; t: number | null }> = []
+  private timelineAt = 0
 
   constructor(private readonly options: MergeOptions) {
     this.router = new Router(options)
@@ -96,23 +103,56 @@ class StreamMerger implements Merger {
   }
 
   get frameCount(): number {
+    this.flush()
     return this.table.count
   }
 
   push(chunk: string | Uint8Array, t?: number): void {
     if (this.ended) throw new Error('push() after end(): create a new merger for a new body')
     if (t !== undefined) this.time = t
-    if (this.options.retainBody === false) {
-      // frames completed by the previous push stay readable until this one
-      if (this.firstStartInPush >= 0) this.body.release(this.firstStartInPush)
-      this.firstStartInPush = -1
+    if (typeof chunk === 'string') {
+      this.flush()
+      this.releaseRead()
+      this.pushString(chunk)
+      return
     }
-    if (typeof chunk === 'string') this.pushString(chunk)
-    else {
-      this.body.appendBytes(chunk)
-      // V8 decodes 64 KiB slices several times faster than one large buffer
-      for (let i = 0; i < chunk.length; i += DECODE_SLICE) this.pushDecoded(this.utf8.decode(chunk.subarray(i, i + DECODE_SLICE)))
-    }
+    this.body.appendBytes(chunk)
+    this.pending.push(chunk)
+    this.pendingBytes += chunk.length
+    this.timeline.push({ end: this.body.length, t: this.time })
+    if (this.pendingBytes >= BATCH) this.flush()
+  }
+
+  /**
+   * Small pushes (a live stream arrives in pieces of a few bytes) are processed in batches:
+   * one decode and one scan per batch, not per piece. Every read flushes first, so nothing
+   * is ever seen late; each frame still gets the time of the piece that completed it.
+   */
+  private flush(): void {
+    if (this.pending.length === 0) return
+    this.releaseRead()
+    const bytes = this.pending.length === 1 ? this.pending[0]! : concat(this.pending, this.pendingBytes)
+    this.pending = []
+    this.pendingBytes = 0
+    // V8 decodes 64 KiB slices several times faster than one large buffer
+    for (let i = 0; i < bytes.length; i += DECODE_SLICE) this.pushDecoded(this.utf8.decode(bytes.subarray(i, i + DECODE_SLICE)))
+    this.timeline = []
+    this.timelineAt = 0
+  }
+
+  /** With retainBody: false, frames completed by the previous batch stay readable until this one. */
+  private releaseRead(): void {
+    if (this.options.retainBody !== false) return
+    if (this.firstStartInPush >= 0) this.body.release(this.firstStartInPush)
+    this.firstStartInPush = -1
+  }
+
+  /** The arrival time of the piece holding byte `at` (frames complete in increasing order). */
+  private timeOf(at: number): number | null {
+    const line = this.timeline
+    if (line.length === 0) return this.time
+    while (this.timelineAt < line.length - 1 && line[this.timelineAt]!.end <= at) this.timelineAt++
+    return line[this.timelineAt]!.t
   }
 
   private pushString(chunk: string): void {
@@ -218,7 +258,9 @@ class StreamMerger implements Merger {
     if (this.firstStartInPush < 0) this.firstStartInPush = byteStart
     this.table.add({
       start: f.start, end: f.end, byteStart, byteEnd,
-      line: f.line, kind, unterminated: f.unterminated, event: f.event, id: f.id, retry: f.retry, time: this.time, error,
+      line: f.line, kind, unterminated: f.unterminated, event: f.event, id: f.id, retry: f.retry, error,
+      // an SSE frame is complete when its blank line arrives; a line or array element at its last byte
+      time: this.timeOf(this.transport === 'sse' && !f.unterminated ? byteEnd : byteEnd - 1),
     })
     if (f.unterminated) {
       this.framingDiagnostics.push({
@@ -234,6 +276,7 @@ class StreamMerger implements Merger {
 
   end(): Reply {
     if (this.final) return this.final
+    this.flush()
     this.ended = true
     if (this.highSurrogate) {
       this.body.appendText(this.highSurrogate) // stored as U+FFFD's 3 bytes
@@ -262,6 +305,7 @@ class StreamMerger implements Merger {
   }
 
   snapshot(): Reply {
+    this.flush()
     return this.final ?? this.reply()
   }
 
@@ -279,6 +323,7 @@ class StreamMerger implements Merger {
   }
 
   frameInfo(seq: number): FrameInfo {
+    this.flush()
     const row = this.table.row(seq)
     return {
       seq, kind: row.kind, start: row.start, end: row.end, byteStart: row.byteStart, byteEnd: row.byteEnd,
@@ -287,6 +332,7 @@ class StreamMerger implements Merger {
   }
 
   frame(seq: number): Frame {
+    this.flush()
     const row = this.table.row(seq)
     const raw = this.body.slice(row.byteStart, row.byteEnd)
     const data = this.dataOf(raw)
@@ -309,7 +355,9 @@ class StreamMerger implements Merger {
     return raw
   }
 
-  frames(from = 0, to = this.table.count): Frame[] {
+  frames(from = 0, to?: number): Frame[] {
+    this.flush()
+    to ??= this.table.count
     const out: Frame[] = []
     const released = this.body.releasedBefore
     for (let i = Math.max(0, from); i < Math.min(to, this.table.count); i++) {
@@ -320,6 +368,7 @@ class StreamMerger implements Merger {
   }
 
   replyAt(seq: number): Reply {
+    this.flush()
     const last = Math.min(seq, this.table.count - 1)
     // a scrubber mostly moves forward: continue the last replay when it is not past `last`
     let replay = this.replay
@@ -346,22 +395,27 @@ class StreamMerger implements Merger {
   }
 
   entries(): FrameEntry[] {
+    this.flush()
     return this.entryList.slice()
   }
 
   provenance(): Provenance[] {
+    this.flush()
     return this.router.accumulator.provenanceRecords()
   }
 
   streamErrors(): StreamError[] {
+    this.flush()
     return this.router.accumulator.streamErrors.slice()
   }
 
   diagnostics(): Diagnostic[] {
+    this.flush()
     return [...this.framingDiagnostics, ...this.router.accumulator.diagnostics].sort((a, b) => (a.frame ?? -1) - (b.frame ?? -1))
   }
 
   inspect(): Inspection {
+    this.flush()
     const reply = this.snapshot()
     const acc = this.router.accumulator
     const diagnostics = this.diagnostics()
@@ -379,6 +433,13 @@ class StreamMerger implements Merger {
       bytes: this.offsets.bytes,
     }
   }
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length)
+  let at = 0
+  for (const p of parts) { out.set(p, at); at += p.length }
+  return out
 }
 
 function isDone(data: string): boolean {
