@@ -3,7 +3,9 @@
 // process, alternating and repeated, and checks the targets of the performance issue.
 
 import { execFileSync } from 'node:child_process'
-import { cpus, totalmem } from 'node:os'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CONTENDERS, floor, mergeWhole, openaiSdk, push64, userParser, type Contender } from './contenders.js'
 import { generateStream, type StreamKind } from './generate.js'
@@ -13,7 +15,7 @@ const quick = args.has('--quick')
 const asJson = args.has('--json')
 const SIZES = quick ? [1, 10] : [1, 10, 100]
 const KINDS: StreamKind[] = ['openai', 'anthropic', 'ollama']
-const ROUNDS: Record<number, number> = quick ? { 1: 5, 10: 3 } : { 1: 9, 10: 5, 100: 2 }
+const ROUNDS: Record<number, number> = quick ? { 1: 9, 10: 3 } : { 1: 15, 10: 5, 100: 2 }
 
 interface Figure { kind: StreamKind; mb: number; contender: string; ms: number; mbps: number; ratioToFloor: number }
 const figures: Figure[] = []
@@ -35,7 +37,8 @@ async function race(kind: StreamKind, mb: number): Promise<void> {
   const bytes = new TextEncoder().encode(generateStream(kind, mb * 1e6))
   const contenders = CONTENDERS.filter((c) => !c.kinds || c.kinds.includes(kind))
   const times = new Map<Contender, number[]>(contenders.map((c) => [c, []]))
-  for (const c of contenders) await time(c, bytes, kind) // warm-up
+  // warm-up: the first sizes also pay for JIT tiering, which is not time per MB
+  for (let w = 0; w < (mb === SIZES[0] ? 4 : 1); w++) for (const c of contenders) await time(c, bytes, kind)
   const rounds = ROUNDS[mb] ?? 1
   for (let r = 0; r < rounds; r++) {
     // rotate the order each round so no contender always runs after the same one
@@ -52,10 +55,17 @@ async function race(kind: StreamKind, mb: number): Promise<void> {
   }
 }
 
-function memory(kind: StreamKind, mb: number) {
+function memory(kind: StreamKind, mb: number, mode: 'merge' | 'retain') {
   const script = fileURLToPath(new URL('./memory.ts', import.meta.url))
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, kind, String(mb)], { encoding: 'utf8', maxBuffer: 1 << 20 })
-  return JSON.parse(out.trim()) as { inputBytes: number; aboveBaseline: number }
+  const dir = mkdtempSync(join(tmpdir(), 'deltascope-bench-'))
+  try {
+    const file = join(dir, `${kind}.body`)
+    writeFileSync(file, generateStream(kind, mb * 1e6))
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, file, mode], { encoding: 'utf8', maxBuffer: 1 << 20 })
+    return JSON.parse(out.trim()) as { inputBytes: number; aboveBaseline: number }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 function fig(kind: StreamKind, mb: number, c: Contender): Figure | undefined {
@@ -82,15 +92,20 @@ async function main(): Promise<void> {
     const perMb = SIZES.map((mb) => fig(kind, mb, mergeWhole)!.ms / mb)
     const spread = Math.max(...perMb) / Math.min(...perMb)
     targets.push({ kind, name: `time per MB flat within 20% (${SIZES.join(', ')} MB)`, value: perMb.map((x) => x.toFixed(1)).join(' / ') + ' ms/MB', pass: spread <= 1.2 })
-    const mem = memory(kind, big)
-    const ratio = mem.aboveBaseline / mem.inputBytes
-    targets.push({ kind, name: `peak memory ≤ 4× input (${big} MB)`, value: `${ratio.toFixed(2)}× (${(mem.aboveBaseline / 1e6).toFixed(0)} MB)`, pass: ratio <= 4 })
+    // the target is about a 100 MB input: below that, V8's fixed heap reserve dominates
+    if (quick) continue
+    for (const mode of ['retain', 'merge'] as const) {
+      const mem = memory(kind, big, mode)
+      const ratio = mem.aboveBaseline / mem.inputBytes
+      const what = mode === 'retain' ? 'createMerger, body and frames kept' : 'merge()'
+      targets.push({ kind, name: `peak memory ≤ 4× input (${big} MB, ${what})`, value: `${ratio.toFixed(2)}× (${(mem.aboveBaseline / 1e6).toFixed(0)} MB)`, pass: ratio <= 4 })
+    }
   }
   if (asJson) {
     console.log(JSON.stringify({ machine: { cpu: cpus()[0]?.model, cores: cpus().length, memGiB: totalmem() / 2 ** 30, node: process.version }, quick, figures, targets }, null, 1))
     return
   }
-  log('\nTargets')
+  log('\nTargets' + (quick ? ' (peak memory is measured on the 100 MB input: run without --quick)' : ''))
   for (const t of targets) log(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.kind.padEnd(9)} ${t.name.padEnd(48)} ${t.value}`)
 }
 

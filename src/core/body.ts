@@ -36,7 +36,7 @@ export class BodyBytes {
     while (from < bytes.length) {
       const block = this.room()
       const n = Math.min(block.length - this.used, bytes.length - from)
-      block.set(bytes.subarray(from, from + n), this.used)
+      block.set(n === bytes.length ? bytes : bytes.subarray(from, from + n), this.used)
       this.used += n
       this.length += n
       from += n

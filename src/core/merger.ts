@@ -46,7 +46,7 @@ export interface Merger {
 const ASCII = /^[\x00-\x7f]*$/
 const DECODE_SLICE = 1 << 16
 /** Pending small pushes are processed once they add up to this many bytes (or on any read). */
-const BATCH = 1 << 14
+const BATCH = 1 << 16
 const MAX_INVALID_UTF8_LISTED = 100
 
 export function createMerger(options: MergeOptions = {}): Merger {
@@ -124,7 +124,7 @@ class StreamMerger implements Merger {
   }
 
   /**
-   * Small pushes (a live stream arrives in pieces of a few bytes) are processed in batches:
+   * Small pushes (a live stream arrives in pieces of a few bytes) are processed in batches (64 KiB):
    * one decode and one scan per batch, not per piece. Every read flushes first, so nothing
    * is ever seen late; each frame still gets the time of the piece that completed it.
    */
