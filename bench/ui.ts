@@ -151,7 +151,8 @@ async function bigCapture(page: Page, run: number, want: Expected) {
     }
     // the reply shown is exactly the one rebuilt in Node: its first window, and how much follows
     const content = q('[data-testid=reply-content]')?.textContent ?? ''
-    const more = [...document.querySelectorAll('.ds-more')].map((b) => b.textContent ?? '').find((t) => t.includes('more characters')) ?? ''
+    const after = q('[data-testid=reply-content]')?.nextElementSibling
+    const more = after?.classList.contains('ds-more') ? after.textContent ?? '' : ''
     const rest = Number((/([\d,]+) more characters/.exec(more)?.[1] ?? '0').replace(/,/g, ''))
     const exact = content === want.contentHead && content.length + rest === want.contentLength
     return { fed, firstRows, reply, complete, exact, frames, longest, id }
@@ -278,7 +279,8 @@ async function liveStream(page: Page, want: Expected, frameCount: number) {
     unsubscribe()
     const list = q('[data-testid=frame-list]') as HTMLElement
     const content = q('[data-testid=reply-content]')?.textContent ?? ''
-    const more = [...document.querySelectorAll('.ds-more')].map((b) => b.textContent ?? '').find((t) => t.includes('more characters')) ?? ''
+    const after = q('[data-testid=reply-content]')?.nextElementSibling
+    const more = after?.classList.contains('ds-more') ? after.textContent ?? '' : ''
     const rest = Number((/([\d,]+) more characters/.exec(more)?.[1] ?? '0').replace(/,/g, ''))
     return {
       sendSeconds,
