@@ -1,0 +1,62 @@
+// The one direction of flow, checked on the sources: bytes → frames → deltas → reply → view.
+// The core and the providers import no UI, capture, exchange or Node code; only src/capture
+// touches the extension APIs; the panel never imports the capture layer.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = new URL('../', import.meta.url).pathname
+
+function sources(dir: string): string[] {
+  const out: string[] = []
+  for (const name of readdirSync(join(ROOT, dir))) {
+    const path = join(ROOT, dir, name)
+    if (statSync(path).isDirectory()) out.push(...sources(relative(ROOT, path)))
+    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(relative(ROOT, path))
+  }
+  return out
+}
+
+function imports(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8')
+  return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!)
+}
+
+/** Code only: comments and string literals do not count. */
+function code(file: string): string {
+  return readFileSync(join(ROOT, file), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:])\/\/.*$/gm, '$1')
+    .replace(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g, "''")
+}
+
+describe('layering', () => {
+  it('src/core and src/providers import only each other', () => {
+    const offenders: string[] = []
+    for (const file of [...sources('src/core'), ...sources('src/providers')]) {
+      for (const spec of imports(file)) {
+        const ok = spec.startsWith('./') || spec.startsWith('../core/') || spec.startsWith('../providers/')
+        if (!ok) offenders.push(`${file} imports ${spec}`)
+      }
+    }
+    expect(offenders).toEqual([])
+  })
+
+  it('only src/capture touches chrome.* / browser.* or webextension-polyfill', () => {
+    const offenders: string[] = []
+    for (const file of [...sources('src'), ...sources('panel')].filter((f) => !f.startsWith('src/capture/'))) {
+      if (/\b(chrome|browser)\s*\.\s*[a-z]/.test(code(file))) offenders.push(`${file} uses chrome.* or browser.*`)
+      if (imports(file).some((s) => s.includes('webextension-polyfill'))) offenders.push(`${file} imports webextension-polyfill`)
+    }
+    expect(offenders).toEqual([])
+  })
+
+  it('the panel and the exchange formats never import the capture layer or the CLI', () => {
+    const offenders: string[] = []
+    for (const file of [...sources('panel'), ...sources('src/exchange')]) {
+      for (const spec of imports(file)) if (/\/capture\/|\/cli\//.test(spec)) offenders.push(`${file} imports ${spec}`)
+    }
+    expect(offenders).toEqual([])
+  })
+})
