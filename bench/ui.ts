@@ -23,6 +23,7 @@ import { extname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Page } from 'playwright-core'
 import { merge, type Reply } from '../src/core/index.js'
+import { TEXT_WINDOW } from '../panel/components/TracedText.js'
 import { generateStream } from './generate.js'
 
 const args = new Set(process.argv.slice(2))
@@ -39,7 +40,6 @@ const SOURCES = ['panel', 'src/core', 'src/providers', 'src/exchange', 'samples'
 const BIG_BYTES = 27.2e6
 const LIVE_RATE = 2000
 const LIVE_SECONDS = 10
-const TEXT_WINDOW = 50_000 // panel/components/TracedText.tsx
 const RUNS_A = 3
 
 // ---------------------------------------------------------------------------------- page
@@ -335,7 +335,8 @@ async function main(): Promise<void> {
     const completeAt = runs.map((r) => r.complete ?? Infinity)
     figures['a'] = { frames: bigWant.frames, bytes: big.length, runs: runs.map(({ id: _id, ...r }) => r) }
     targets.push({ name: `a. ${bigWant.frames.toLocaleString('en')} frames: first rows and the reply ≤ 1 s (median of ${RUNS_A})`, value: ms(median(firstSeen)), pass: median(firstSeen) <= 1000 && runs.every((r) => r.exact) })
-    targets.push({ name: 'a. … and every frame merged, the final reply shown ≤ 1 s (median)', value: ms(median(completeAt)), pass: median(completeAt) <= 1000 })
+    // a stricter reading than the issue's: the whole 27 MB merged (the core alone takes most of that second) and the final reply shown
+    targets.push({ name: 'a. strict: every frame merged, the final reply shown ≤ 1 s (median)', value: ms(median(completeAt)), pass: median(completeAt) <= 1000 })
 
     // b. ----------------------------------------------------------------------------------
     const jump = await jumpToLast(page, lastId, bigWant.frames - 1)

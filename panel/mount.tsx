@@ -9,7 +9,8 @@
 //                    data-broken="true" on a frame that failed to parse, aria-selected
 //   frame-entry      a comment / event-only block (not a frame); data-kind (comment|empty)
 //   frame-count      the selected request's frame count (the number only)
-//   reply-content    one per choice: the content text only (a window of it beyond 50,000 characters)
+//   reply-content    one per choice: the content text only (a window of it beyond 20,000 characters;
+//                    while the stream is live, its last 2,000)
 //   reply-reasoning  one per choice with reasoning
 //   reply-refusal    one per choice with a refusal
 //   tool-call        one per tool call; data-index; inside: tool-name, tool-id, tool-arguments (raw)
@@ -20,7 +21,9 @@
 //   diagnostic       one per core diagnostic; data-code
 //   scrubber, scrub-slider, scrub-label, filter, hide-dimmed, live-toggle, clear, export-bar,
 //   export-{fixture,test,har,raw,jsonl,curl}, include-credentials, frame-detail, frame-raw,
-//   json-tree, usage, note, index-now, force-provider, force-transport
+//   json-tree, usage, note, force-provider, force-transport, more-tool-calls (past the first 50 calls),
+//   merging (a large body being merged in slices: its percentage)
+//   live-toggle is checked exactly when the shell reports live capture on (`live` events)
 
 import { render } from 'preact'
 import { App } from './components/App.js'

@@ -240,8 +240,8 @@ const MAX_NOTES = 50
 const LARGE_CHUNK = 1024 * 1024
 /** Characters (or bytes) per push when merging in slices. */
 const SLICE = 256 * 1024
-/** Merging work per batch (ms) while a large body is merged in slices. */
-const SLICE_BUDGET_MS = 40
+/** Merging work per batch (ms) while a large body is merged in slices (twice that when it is complete). */
+const SLICE_BUDGET_MS = 50
 /** Provenance cost per frame before one has been measured (ms). */
 const COST_PER_FRAME = 0.001
 const MIN_COST_PER_FRAME = 0.0002
@@ -253,6 +253,12 @@ const LIVE_CHEAP_MS = 2
 const LIVE_INTERVAL_MS = 100
 /** A complete long stream: provenance right after the first paint. */
 const AFTER_PAINT_MS = 30
+/** A snapshot cheaper than this (ms) is taken on every batch; a dearer one... */
+const SNAPSHOT_CHEAP_MS = 4
+/** ...at most every this many times its cost while the stream grows... */
+const SNAPSHOT_RATIO = 5
+/** ...or this often (ms) while a large body is merged in slices (its progress is shown meanwhile). */
+const SNAPSHOT_LOADING_MS = 1000
 /** Frames classified (dimmed or not) at once when hiding pings; more go in slices. */
 const FLAG_SYNC = 1000
 const FLAG_BUDGET_MS = 8
@@ -308,7 +314,10 @@ interface Entry {
   backlog: Op[]
   backlogTotal: number
   backlogDone: number
-  latest: { rev: number; reply: Reply } | null
+  /** The latest snapshot: when it was taken (clock) and what it cost. */
+  latest: { rev: number; reply: Reply; merger: Merger; at: number } | null
+  snapshotCost: number
+  snapshotTimer: (() => void) | null
   row: { rev: number; row: RequestRow } | null
   facts: Facts | null
   index: Index | null
@@ -381,7 +390,11 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     scheduled = false
     if (disposed) return
     if (busy.size > 0) {
-      drain(clock() + sliceBudget)
+      // one slice first, so the first rows and the reply paint at once; then a body known to be
+      // complete (its end queued behind it) takes longer turns: fewer repaints on the way
+      const started = [...busy].every((b) => b.backlogDone > 0)
+      const complete = [...busy].every((b) => b.closing !== null)
+      drain(clock() + (!started ? 0 : complete ? sliceBudget * 2 : sliceBudget))
       // the rest next batch: the list and the reply repaint in between
       if (busy.size > 0) {
         scheduled = true
@@ -415,7 +428,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     return {
       request, chunks: [], merger: createMerger(mergeOptions(request, {})), forced: {}, state: 'live', closing: null,
       cancelReason: null, bytes: 0, firstT: null, lastT: null, endT: null, truncated: false, final: null, rev: 0,
-      backlog: [], backlogTotal: 0, backlogDone: 0, latest: null, row: null, facts: null,
+      backlog: [], backlogTotal: 0, backlogDone: 0, latest: null, snapshotCost: 0, snapshotTimer: null, row: null, facts: null,
       index: null, indexAt: -Infinity, costPerFrame: COST_PER_FRAME, indexTimer: null, replyAt: new Map(), items: null,
       flags: new Uint8Array(64), flagged: 0, flagTimer: null, described: null, reason: null,
     }
@@ -424,6 +437,8 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
   function forget(e: Entry): void {
     e.indexTimer?.()
     e.indexTimer = null
+    e.snapshotTimer?.()
+    e.snapshotTimer = null
     e.flagTimer?.()
     e.flagTimer = null
     busy.delete(e)
@@ -485,10 +500,12 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     let first = true
     for (const e of busy) {
       while (e.backlog.length > 0) {
-        // at least one slice per batch, however short the budget
-        if (!first && clock() >= deadline) return
-        first = false
         const op = e.backlog[0]!
+        // at least one slice per batch, however short the budget (the end costs nothing)
+        if (op !== 'end') {
+          if (!first && clock() >= deadline) return
+          first = false
+        }
         e.rev++
         dirty = true
         if (op === 'end') {
@@ -588,12 +605,42 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
 
   // ---------------------------------------------------------------- derived, per request
 
+  /**
+   * The reply as it stands. A snapshot costs the core time per tool call and per character
+   * (arguments parsed, text joined): while a stream grows, a dear one is taken again at most
+   * every SNAPSHOT_RATIO times its cost, and the one before is shown meanwhile.
+   */
   function latestReply(e: Entry): Reply {
     if (e.final) return e.final
-    if (e.latest && e.latest.rev === e.rev) return e.latest.reply
+    const cur = e.latest && e.latest.merger === e.merger ? e.latest : null
+    if (cur && cur.rev === e.rev) return cur.reply
+    if (cur && cur.reply.frameCount > 0 && (e.snapshotCost > SNAPSHOT_CHEAP_MS || busy.has(e))) {
+      const every = Math.max(e.snapshotCost * SNAPSHOT_RATIO, busy.has(e) ? SNAPSHOT_LOADING_MS : 0)
+      const wait = every - (clock() - cur.at)
+      if (wait > 0) {
+        // and a batch then, even if nothing else arrives by that time
+        e.snapshotTimer ??= defer(() => { e.snapshotTimer = null; markDirty() }, wait)
+        return cur.reply
+      }
+    }
+    return takeSnapshot(e)
+  }
+
+  function takeSnapshot(e: Entry): Reply {
+    if (e.final) return e.final
+    const started = clock()
     const reply = e.merger.snapshot()
-    e.latest = { rev: e.rev, reply }
+    const at = clock()
+    e.snapshotCost = at - started
+    e.latest = { rev: e.rev, reply, merger: e.merger, at }
     return reply
+  }
+
+  /** The reply as it stands now, whatever it costs (exports). */
+  function freshReply(e: Entry): Reply {
+    if (e.final) return e.final
+    const cur = e.latest && e.latest.merger === e.merger ? e.latest : null
+    return cur && cur.rev === e.rev ? cur.reply : takeSnapshot(e)
   }
 
   function replyAfter(e: Entry, seq: number): Reply {
@@ -834,8 +881,10 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     const hit = cache.map.get(seq)
     if (hit) return hit
     const f = e.merger.frame(seq)
-    // frames past the index (a growing stream between rebuilds) are described by their JSON until the next one
-    const contributed = index !== null && seq < index.frames ? index.provenance.forFrame(seq) : []
+    // frames past the index or the reply shown (a growing stream between rebuilds) are
+    // described by their JSON until the next one, and not kept
+    const known = index !== null && seq < index.frames && seq < latest.frameCount
+    const contributed = known ? index.provenance.forFrame(seq) : []
     const d: Described = {
       label: f.event ?? labelOf(f),
       summary: summarizeFrame(f, contributed, latest),
@@ -845,7 +894,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
       dimmed: f.kind === 'done' || isKeepalive(f),
       contributed: contributed.reduce((n, p) => n + (p.end - p.start), 0),
     }
-    cache.map.set(seq, d)
+    if (known || e.final !== null) cache.map.set(seq, d)
     return d
   }
 
@@ -1090,6 +1139,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     e.merger = createMerger(mergeOptions(e.request, e.forced))
     e.final = null
     e.latest = null
+    e.snapshotCost = 0
     e.facts = null
     e.index = null
     e.items = null
@@ -1141,7 +1191,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     const e = entries.get(id)
     if (!e) return null
     settle(e)
-    const expected = latestReply(e)
+    const expected = freshReply(e)
     const merger = e.merger
     const source: ExportSource = {
       request: e.request,

@@ -1,5 +1,6 @@
 // One choice: reasoning (collapsible), content, refusal, tool calls, finish reason.
 
+import { useState } from 'preact/hooks'
 import type { ReplyChoice } from '../../src/core/index.js'
 import type { Highlight } from '../store.js'
 import { ToolCallView } from './ToolCallView.js'
@@ -11,9 +12,18 @@ interface Props {
   highlight: Highlight[]
   /** Not the final reply: rewound to a frame, or still streaming. */
   partial: boolean
+  /** Still streaming, and shown as it stands (not rewound): the texts grow on every batch. */
+  growing?: boolean
 }
 
-export function ChoiceView({ choice, multiple, highlight, partial }: Props) {
+/**
+ * Tool calls rendered at first (more on demand). A long generated stream can hold thousands,
+ * and re-laying them all out on every batch of a growing stream would stall the panel.
+ */
+export const TOOL_CALLS_SHOWN = 50
+
+export function ChoiceView({ choice, multiple, highlight, partial, growing = false }: Props) {
+  const [limit, setLimit] = useState(TOOL_CALLS_SHOWN)
   const field = (channel: 'content' | 'reasoning' | 'refusal') => ({ choice: choice.index, channel, toolCall: null })
   const marks = (channel: string) => highlight.filter((h) => h.field.choice === choice.index && h.field.channel === channel)
   return (
@@ -26,31 +36,42 @@ export function ChoiceView({ choice, multiple, highlight, partial }: Props) {
       {choice.reasoning !== '' && (
         <details class="ds-field ds-reasoning" open>
           <summary>reasoning · {choice.reasoning.length} chars</summary>
-          <TracedText testid="reply-reasoning" text={choice.reasoning} field={field('reasoning')} marks={marks('reasoning')} />
+          <TracedText testid="reply-reasoning" text={choice.reasoning} field={field('reasoning')} marks={marks('reasoning')} growing={growing} />
         </details>
       )}
       <div class="ds-field">
         <div class="ds-field-label">content</div>
-        <TracedText testid="reply-content" text={choice.content} field={field('content')} marks={marks('content')} />
+        <TracedText testid="reply-content" text={choice.content} field={field('content')} marks={marks('content')} growing={growing} />
       </div>
       {choice.refusal !== '' && (
         <div class="ds-field ds-refusal">
           <div class="ds-field-label">refusal</div>
-          <TracedText testid="reply-refusal" text={choice.refusal} field={field('refusal')} marks={marks('refusal')} />
+          <TracedText testid="reply-refusal" text={choice.refusal} field={field('refusal')} marks={marks('refusal')} growing={growing} />
         </div>
       )}
       {choice.toolCalls.length > 0 && (
         <div class="ds-field">
           <div class="ds-field-label">tool calls ({choice.toolCalls.length})</div>
-          {choice.toolCalls.map((call, i) => (
-            <ToolCallView
-              key={`${call.index}:${call.id ?? i}`}
-              call={call}
-              field={{ choice: choice.index, channel: 'arguments', toolCall: i }}
-              partial={partial}
-              marks={highlight.filter((h) => h.field.choice === choice.index && h.field.channel === 'arguments' && h.field.toolCall === i)}
-            />
-          ))}
+          {choice.toolCalls.map((call, i) => {
+            const marks = highlight.filter((h) => h.field.choice === choice.index && h.field.channel === 'arguments' && h.field.toolCall === i)
+            // past the limit, only the call the selected frame wrote into
+            if (i >= limit && marks.length === 0) return null
+            return (
+              <ToolCallView
+                key={`${call.index}:${call.id ?? i}`}
+                call={call}
+                field={{ choice: choice.index, channel: 'arguments', toolCall: i }}
+                partial={partial}
+                growing={growing}
+                marks={marks}
+              />
+            )
+          })}
+          {choice.toolCalls.length > limit && (
+            <button type="button" class="ds-link ds-more" data-testid="more-tool-calls" onClick={() => setLimit(limit + TOOL_CALLS_SHOWN * 4)}>
+              … {(choice.toolCalls.length - limit).toLocaleString('en')} more tool calls: show {Math.min(TOOL_CALLS_SHOWN * 4, choice.toolCalls.length - limit)} more
+            </button>
+          )}
         </div>
       )}
       <div class="ds-field">

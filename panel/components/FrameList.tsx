@@ -4,53 +4,84 @@
 
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { usePanel } from '../context.js'
-import { FrameRowView } from './FrameRowView.js'
+import { FrameRowView, type RowColumns } from './FrameRowView.js'
 
 export const ROW_HEIGHT = 20
 const HEAD_HEIGHT = 20
 const OVERSCAN = 8
+/**
+ * Below these widths (px) the wall-clock column, then the size column, go to the row's tooltip.
+ * (Measured here, and the columns set once on the list, rather than with CSS container queries:
+ * a query container is styled and laid out again whenever a row changes, which a live stream
+ * does on every batch.)
+ */
+const NARROW = 680
+const NARROWER = 460
+/** The event column never takes more than this many characters (the summary needs the room). */
+const MAX_EVENT_CHARS = 26
 
 export function FrameList() {
   const { store, ui } = usePanel()
   const view = store.selection.value
   const ref = useRef<HTMLDivElement>(null)
-  const [scrollTop, setScrollTop] = useState(0)
+  /** Where the list is scrolled (the scroll events keep it; following a live stream sets it). */
+  const scrollTop = useRef(0)
+  const [, rerender] = useState(0)
   const [height, setHeight] = useState(400)
+  const [width, setWidth] = useState(800)
   const atBottom = useRef(true)
+  /** The scrollTop set to follow a live stream: its scroll event must not read as the user scrolling away. */
+  const followedTo = useRef(-1)
+  /** The request was live at the last batch (its last frames arrive with the end). */
+  const wasLive = useRef(false)
+  /** Widest event name seen in view for this request (characters): the column only grows, so rows don't shift while scrolling. */
+  const labelChars = useRef(0)
   const count = view?.items.length ?? 0
   const id = view?.id
+  // a new request starts at the top
+  const shownId = useRef<string | undefined>(undefined)
+  if (shownId.current !== id) {
+    shownId.current = id
+    scrollTop.current = 0
+    atBottom.current = true
+    labelChars.current = 0
+    wasLive.current = false
+  }
 
   useLayoutEffect(() => {
     const el = ref.current
     if (!el) return
-    setHeight(el.clientHeight)
+    const measure = () => {
+      setHeight(el.clientHeight)
+      setWidth(el.clientWidth)
+    }
+    measure()
     if (typeof ResizeObserver === 'undefined') return
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight))
+    const ro = new ResizeObserver(measure)
     ro.observe(el)
     return () => ro.disconnect()
   }, [])
 
-  // a new request starts at the top
   useLayoutEffect(() => {
     const el = ref.current
-    if (!el) return
-    el.scrollTop = 0
-    setScrollTop(0)
-    atBottom.current = true
+    if (el) el.scrollTop = 0
   }, [id])
 
-  // live: stay at the bottom while frames arrive, if the user was there
+  // live: stay at the bottom while frames arrive, if the user was there. The rows at the
+  // bottom are built in this render and the list is scrolled there before the paint: one
+  // layout per batch. (An import read in slices is 'live' too, but is read from the top.)
+  const live = view?.row.state === 'live'
+  const follow = !!view && view.row.source === 'live' && view.frame === null && (live || wasLive.current) && atBottom.current
+  // computed, not read from the DOM: reading scrollHeight would force a layout per batch
+  const bottom = Math.max(0, count * ROW_HEIGHT + HEAD_HEIGHT - height)
+  if (follow) scrollTop.current = bottom
   useLayoutEffect(() => {
+    wasLive.current = live
     const el = ref.current
-    // (an import being read in slices is 'live' too, but is read from the top)
-    if (!el || view?.row.state !== 'live' || view.row.source !== 'live' || view.frame !== null) return
-    if (atBottom.current) {
-      // computed, not read from the DOM: reading scrollHeight would force a layout per frame
-      const bottom = Math.max(0, count * ROW_HEIGHT + HEAD_HEIGHT - height)
-      el.scrollTop = bottom
-      setScrollTop(bottom)
-    }
-  }, [count])
+    if (!el || !follow) return
+    el.scrollTop = bottom
+    followedTo.current = bottom
+  }, [count, follow])
 
   // keep the selected frame in view
   useEffect(() => {
@@ -64,19 +95,43 @@ export function FrameList() {
 
   if (!view) return null
 
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN)
-  const last = Math.min(count, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN)
+  const first = Math.max(0, Math.floor(scrollTop.current / ROW_HEIGHT) - OVERSCAN)
+  const last = Math.min(count, Math.ceil((scrollTop.current + height) / ROW_HEIGHT) + OVERSCAN)
   const items = store.frameItems(first, last)
   // the time columns only when the capture has arrival times (live capture, fixtures)
   const times = items.some((i) => i.type === 'frame' && i.time !== null)
   // and the event column only when frames have names (SSE events, JSON types)
   const labels = items.some((i) => i.type === 'frame' && i.label !== '')
+  for (const i of items) if (i.type === 'frame' && i.label.length > labelChars.current) labelChars.current = i.label.length
+  // wide enough for the names in view (content_block_delta, response.output_text.delta), within reason: longer ones end in … and show whole on hover
+  const eventWidth = `calc(${Math.min(Math.max(labelChars.current, 5), MAX_EVENT_CHARS)}ch + 2px)`
+  // narrow: the wall-clock time goes to the row's tooltip (the time since start stays); narrower: the size too
+  const columns: RowColumns = { times, clock: times && width > NARROW, labels, size: width > NARROWER }
+  const template = [
+    `calc(${Math.max(3, String(view.frameCount).length)}ch + 6px)`,
+    columns.times && '5.5em',
+    columns.clock && '7.5em',
+    columns.labels && (width > NARROWER ? eventWidth : `min(${eventWidth}, 14ch)`),
+    '4.5em',
+    columns.size && '4em',
+    // the summary takes what is left
+    'minmax(6ch, 1fr)',
+  ].filter(Boolean).join(' ')
   const page = Math.max(1, Math.floor((height - HEAD_HEIGHT) / ROW_HEIGHT) - 1)
 
   const onScroll = (e: Event) => {
     const el = e.currentTarget as HTMLDivElement
-    atBottom.current = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT * 2
-    setScrollTop(el.scrollTop)
+    // (by the time the event arrives, more rows may have been added below: that is still following)
+    const followed = Math.abs(el.scrollTop - followedTo.current) <= 1
+    atBottom.current = followed || el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT * 2
+    if (followed && follow) return // the rows for it are built already
+    scrollTop.current = el.scrollTop
+    rerender((n) => n + 1)
+  }
+
+  const onOpen = (seq: number) => {
+    store.selectFrame(seq)
+    ui.detailOpen.value = true
   }
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -104,35 +159,40 @@ export function FrameList() {
   return (
     <div
       ref={ref}
-      class={`ds-framelist${times ? '' : ' no-times'}${labels ? '' : ' no-labels'}`}
+      class="ds-framelist"
       role="listbox"
       aria-label="Frames"
       aria-activedescendant={view.frame !== null ? `ds-frame-${view.frame}` : undefined}
       tabIndex={0}
       data-testid="frame-list"
       data-count={count}
-      style={{ '--seq-width': `calc(${Math.max(3, String(view.frameCount).length)}ch + 6px)` }}
+      style={{ '--cols': template }}
       onScroll={onScroll}
       onKeyDown={onKeyDown}
     >
       <div class="ds-framehead" aria-hidden="true">
-        <span>#</span>{times && <><span title="time since the request started">elapsed</span><span class="clock">time</span></>}{labels && <span>event</span>}<span>kind</span><span class="size">size</span><span>summary</span>
+        <span>#</span>
+        {columns.times && <span title="time since the request started">elapsed</span>}
+        {columns.clock && <span>time</span>}
+        {columns.labels && <span>event</span>}
+        <span>kind</span>
+        {columns.size && <span>size</span>}
+        <span>summary</span>
       </div>
       <div class="ds-framelist-inner" style={{ height: `${count * ROW_HEIGHT}px` }}>
-        {items.map((item, k) => (
-          <FrameRowView
-            key={item.type === 'frame' ? `f${item.seq}` : `e${item.index}`}
-            item={item}
-            top={(first + k) * ROW_HEIGHT}
-            selected={item.type === 'frame' && item.seq === view.frame}
-            times={times}
-            labels={labels}
-            onOpen={(seq) => {
-              store.selectFrame(seq)
-              ui.detailOpen.value = true
-            }}
-          />
-        ))}
+        {/* the rows in view, in one block moved as the list scrolls; row elements are reused by
+            position, so a live stream that scrolls by changes their text, not the elements */}
+        <div class="ds-framelist-window" style={{ transform: `translateY(${first * ROW_HEIGHT}px)` }}>
+          {items.map((item, k) => (
+            <FrameRowView
+              key={k}
+              item={item}
+              selected={item.type === 'frame' && item.seq === view.frame}
+              columns={columns}
+              onOpen={onOpen}
+            />
+          ))}
+        </div>
         {count === 0 && (
           <div class="ds-empty">
             {view.row.state === 'live' ? 'Waiting for the first frame…' : 'No frames: see the diagnostics beside.'}

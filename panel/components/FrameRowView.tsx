@@ -4,31 +4,41 @@
 import { formatBytes, formatClock, formatSince, oneLine } from '../format.js'
 import type { FrameItem } from '../store.js'
 
+/** The optional columns shown (the list decides, from the rows in view and its width). */
+export interface RowColumns {
+  /** Time since the request started. */
+  times: boolean
+  /** Wall-clock time. */
+  clock: boolean
+  /** Event name. */
+  labels: boolean
+  size: boolean
+}
+
 interface Props {
   item: FrameItem
-  top: number
   selected: boolean
-  /** Show the two time columns. */
-  times: boolean
-  /** Show the event column. */
-  labels: boolean
+  columns: RowColumns
   onOpen: (seq: number) => void
 }
 
-export function FrameRowView({ item, top, selected, times, labels, onOpen }: Props) {
+/** Characters of summary laid out: more than the widest column shows (the tooltip has it all). */
+const SUMMARY_CHARS = 160
+
+export function FrameRowView({ item, selected, columns, onOpen }: Props) {
+  const { times, clock, labels, size } = columns
   if (item.type === 'entry') {
-    const text = item.kind === 'comment' ? oneLine(item.raw, 200) : `${oneLine(item.raw, 200)} (no data: not a frame)`
+    const text = item.kind === 'comment' ? oneLine(item.raw, SUMMARY_CHARS) : `${oneLine(item.raw, SUMMARY_CHARS)} (no data: not a frame)`
     return (
       <div
         class="ds-frame entry dimmed"
         role="presentation"
         data-testid="frame-entry"
         data-kind={item.kind}
-        style={{ top: `${top}px` }}
         title={`line ${item.line}: ${item.kind === 'comment' ? 'comment' : 'event without data'} (not a frame)`}
       >
-        <span class="num">·</span>{times && <><span /><span class="clock" /></>}{labels && <span>{item.kind === 'empty' ? 'no data' : ''}</span>}
-        <span>{item.kind}</span><span class="num size">{formatBytes(item.size)}</span><span>{text}</span>
+        <span class="num">·</span>{times && <span />}{clock && <span class="clock" />}{labels && <span>{item.kind === 'empty' ? 'no data' : ''}</span>}
+        <span>{item.kind}</span>{size && <span class="num size">{formatBytes(item.size)}</span>}<span>{text}</span>
       </div>
     )
   }
@@ -51,17 +61,16 @@ export function FrameRowView({ item, top, selected, times, labels, onOpen }: Pro
       data-seq={item.seq}
       data-kind={item.kind}
       data-broken={item.broken ? 'true' : undefined}
-      style={{ top: `${top}px` }}
       title={`${item.time !== null ? formatClock(item.time) + ' · ' : ''}${formatBytes(item.size)} · ${summary}${item.unterminated ? ' (not ended by a blank line)' : ''}`}
       onClick={() => onOpen(item.seq)}
     >
       <span class="num">{item.seq}</span>
       {times && <span>{formatSince(item.sinceStart)}</span>}
-      {times && <span class="clock">{formatClock(item.time)}</span>}
-      {labels && <span>{item.label}</span>}
+      {clock && <span class="clock">{formatClock(item.time)}</span>}
+      {labels && <span title={item.label}>{item.label}</span>}
       <span>{item.kind === 'invalid' ? 'broken' : item.kind}{item.unterminated ? '*' : ''}</span>
-      <span class="num size">{formatBytes(item.size)}</span>
-      <span>{summary}</span>
+      {size && <span class="num size">{formatBytes(item.size)}</span>}
+      <span>{summary.length > SUMMARY_CHARS ? summary.slice(0, SUMMARY_CHARS - 1) + '…' : summary}</span>
     </div>
   )
 }

@@ -35,6 +35,7 @@ export function ReplyView() {
           multiple={reply.choices.length > 1}
           highlight={view.highlight}
           partial={view.scrub !== null || view.row.state === 'live'}
+          growing={view.scrub === null && view.row.state === 'live'}
         />
       ))}
       {reply.usage !== null && (

@@ -13,9 +13,10 @@ interface Props {
   marks: Highlight[]
   /** The reply is not final (rewound, or still streaming): arguments may be incomplete. */
   partial: boolean
+  growing?: boolean
 }
 
-export function ToolCallView({ call, field, marks, partial }: Props) {
+export function ToolCallView({ call, field, marks, partial, growing = false }: Props) {
   const [rawChosen, setRaw] = useState(false)
   const broken = call.argumentsError !== null
   const raw = rawChosen || broken || marks.length > 0
@@ -38,7 +39,7 @@ export function ToolCallView({ call, field, marks, partial }: Props) {
           ? <div class="ds-status" data-testid="tool-partial">arguments so far (not complete JSON yet)</div>
           : <div class="ds-tool-error" data-testid="tool-error">arguments are not valid JSON: {call.argumentsError}</div>)}
         {raw ? (
-          <TracedText testid="tool-arguments" mono text={call.arguments} field={field} marks={marks} />
+          <TracedText testid="tool-arguments" mono text={call.arguments} field={field} marks={marks} growing={growing} />
         ) : (
           <pre class="ds-text mono" data-testid="tool-arguments-pretty">{JSON.stringify(call.parsedArguments, null, 2)}</pre>
         )}

@@ -6,16 +6,18 @@ import { usePanel } from '../context.js'
 
 export function Toolbar({ filterRef }: { filterRef: RefObject<HTMLInputElement> }) {
   const { store, shell, ui } = usePanel()
-  const [live, setLive] = useState(false)
+  const live = store.live.value
   const [busy, setBusy] = useState(false)
   const toggleLive = async (enabled: boolean) => {
     if (!shell.live) return
     setBusy(true)
     try {
       const result = await shell.live.setEnabled(enabled)
-      setLive(result.ok ? enabled : !enabled)
+      // the shell also reports it (a `live` event), and every later change (a detach, …)
+      if (result.ok) store.apply({ type: 'live', enabled })
       if (result.message) store.apply({ type: 'note', level: result.ok ? 'info' : 'warning', message: result.message })
     } finally {
+      // a refused change: the checkbox shows the state there is again
       setBusy(false)
     }
   }
@@ -41,8 +43,17 @@ export function Toolbar({ filterRef }: { filterRef: RefObject<HTMLInputElement> 
         Hide pings &amp; [DONE]
       </label>
       {shell.live && (
-        <label class="ds-check" title="Capture streams while they arrive (Chrome's debugger API)">
-          <input type="checkbox" data-testid="live-toggle" checked={live} disabled={busy} onChange={(e) => { void toggleLive(e.currentTarget.checked) }} />
+        <label
+          class="ds-check"
+          title={`Capture streams while they arrive (Chrome's debugger API)${live.message ? `. Last change: ${live.message}` : ''}`}
+        >
+          <input
+            type="checkbox"
+            data-testid="live-toggle"
+            checked={live.enabled}
+            disabled={busy}
+            onChange={(e) => { void toggleLive(e.currentTarget.checked) }}
+          />
           Live
         </label>
       )}

@@ -13,15 +13,22 @@ interface Props {
   marks: Highlight[]
   testid: string
   mono?: boolean
+  /** The text grows on every batch (a live stream, the reply not rewound): its end is shown. */
+  growing?: boolean
 }
 
 /**
  * Longer texts show a window of this many characters (around the marked range), with
  * buttons for the rest: laying out megabytes of text on every update would stall the page.
  */
-export const TEXT_WINDOW = 50_000
+export const TEXT_WINDOW = 20_000
+/**
+ * While the text grows, its last this many characters: a text node that changes is laid out
+ * again in full (about 2 µs a character), and a live stream changes it on every batch.
+ */
+export const LIVE_WINDOW = 2_000
 
-export function TracedText({ text, field, marks, testid, mono }: Props) {
+export function TracedText({ text, field, marks, testid, mono, growing }: Props) {
   const { store, ui } = usePanel()
   const ref = useRef<HTMLDivElement>(null)
   const [expanded, setExpanded] = useState(false)
@@ -29,7 +36,9 @@ export function TracedText({ text, field, marks, testid, mono }: Props) {
 
   let from = 0
   let to = text.length
-  if (!expanded && text.length > TEXT_WINDOW) {
+  if (!expanded && growing && !marked && text.length > LIVE_WINDOW) {
+    from = text.length - LIVE_WINDOW
+  } else if (!expanded && text.length > TEXT_WINDOW) {
     const focus = marks[0]?.start ?? 0
     from = focus < TEXT_WINDOW * 0.8 ? 0 : Math.max(0, Math.min(focus - TEXT_WINDOW / 2, text.length - TEXT_WINDOW))
     to = Math.min(text.length, from + TEXT_WINDOW)

@@ -2,6 +2,7 @@
 
 import { render } from 'preact'
 import { mountPanel } from '../mount.js'
+import type { CaptureEvent } from '../shell.js'
 import type { PanelStore } from '../store.js'
 import { PageInput } from './PageInput.js'
 import { createInlineShell } from './shell.js'
@@ -19,3 +20,19 @@ shell.onThemeChange((theme) => { html.dataset['theme'] = theme })
 let store: PanelStore | null = null
 mountPanel(panelRoot, shell, { onStore: (s) => { store = s } })
 render(<PageInput shell={shell} store={store!} />, inputRoot)
+
+/**
+ * Test hook (the UI benchmark, `npm run bench:ui`): feeds capture events through the inline
+ * shell's own event path, as a paste or a file does. Present only when the page is opened
+ * with `?deltascope-test`; it can do nothing the page's own controls cannot (the page sends
+ * nothing anywhere, and its CSP admits no other script).
+ */
+export interface TestHook {
+  feed(events: CaptureEvent[]): void
+  store: PanelStore
+}
+
+if (new URLSearchParams(location.search).has('deltascope-test')) {
+  const hook: TestHook = { feed: (events) => { for (const e of events) shell.emit(e) }, store: store! }
+  ;(window as unknown as { __deltascope?: TestHook }).__deltascope = hook
+}

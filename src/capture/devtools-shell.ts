@@ -16,6 +16,12 @@ export function createDevtoolsShell(): PanelShell {
   const toHub = sender<'panel→hub'>(channel)
 
   let listener: ((event: CaptureEvent) => void) | null = null
+  /** Live capture as the hub last reported it (its `live` events, replayed ones included). */
+  let liveOn = false
+  const deliver = (event: CaptureEvent): void => {
+    if (event.type === 'live') liveOn = event.enabled
+    listener?.(event)
+  }
   let last = 0
   let replayed = false
   let callCounter = 0
@@ -30,14 +36,14 @@ export function createDevtoolsShell(): PanelShell {
         for (const { n, event } of msg.events) {
           if (n <= last) continue
           last = n
-          listener?.(event)
+          deliver(event)
         }
         return
       case 'event':
         // Events before the replay are in the replay; later ones follow it in order.
         if (!replayed || msg.n <= last) return
         last = msg.n
-        listener?.(msg.event)
+        deliver(msg.event)
         return
       case 'live-result': {
         if (msg.panelId !== panelId) return
@@ -102,6 +108,7 @@ export function createDevtoolsShell(): PanelShell {
 
   if (offersLive()) {
     shell.live = {
+      enabled: () => liveOn,
       setEnabled(enabled) {
         // permissions.request needs the click's user gesture: call it before anything awaits.
         const permitted = enabled ? requestDebuggerPermission() : Promise.resolve<string | null>(null)

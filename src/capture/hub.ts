@@ -182,6 +182,7 @@ export function startHub(): void {
       while (liveCalls.length > 0) answerPanel(false, 'The extension service worker went away.')
       if (liveWanted) {
         liveWanted = false
+        emit({ type: 'live', enabled: false, message: 'the extension service worker went away' })
         emit({ type: 'note', level: 'warning', message: 'Live capture stopped (the extension service worker went away). Requests are still captured when they finish.' })
         abandonOpen('live capture stopped')
       }
@@ -205,6 +206,8 @@ export function startHub(): void {
       case 'live-result':
         liveWanted = msg.ok ? msg.enabled : false
         answerPanel(msg.ok, msg.message)
+        // every panel (and a panel opened later, from the replay) shows the state there is
+        emit({ type: 'live', enabled: liveWanted, ...(msg.message !== undefined ? { message: msg.message } : {}) })
         if (msg.ok) {
           emit({
             type: 'note',
@@ -252,6 +255,7 @@ export function startHub(): void {
       case 'live-detached': {
         const was = liveWanted
         liveWanted = false
+        emit({ type: 'live', enabled: false, message: msg.reason })
         emit({
           type: 'note',
           level: 'warning',

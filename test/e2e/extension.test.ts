@@ -368,6 +368,14 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
       `[...document.querySelectorAll('[data-testid=note]')].some((n) => n.textContent.includes('Live capture stopped'))`,
       { timeout: 10_000, message: 'the "live capture stopped" note' },
     )
+    // the Live checkbox says so too: unticked, enabled again, its tooltip saying why
+    await panel.waitFor(`document.querySelector('[data-testid=live-toggle]').checked === false`, { message: 'the live toggle unticked' })
+    const toggle = await panel.evaluate<{ checked: boolean; disabled: boolean; title: string }>(`(() => {
+      const t = document.querySelector('[data-testid=live-toggle]')
+      return { checked: t.checked, disabled: t.disabled, title: t.closest('label').title }
+    })()`)
+    expect(toggle).toMatchObject({ checked: false, disabled: false })
+    expect(toggle.title).toMatch(/Last change: /)
     await b.page.goto(`${demo.url}/`)
     const url = `${demo.url}/v1/chat/completions?pace=0&seed=21`
     await pageFetch(b, url)
