@@ -9,7 +9,7 @@
 // Bytes cross the Port as base64 (Chrome's runtime messaging is JSON); the hub turns them
 // into Uint8Array before they reach the panel.
 
-import type { CaptureEvent, Header } from '../../panel/shell.js'
+import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
 
 /** A capture event with the hub's running number, so a replay and live events never overlap. */
 export interface NumberedEvent {
@@ -33,19 +33,9 @@ export type HubToWorker =
   | { type: 'live-stop'; tabId: number }
 
 /** A streaming response seen by the debugger, before its first byte is forwarded. */
-export interface LiveRequestInfo {
-  /** `live:<sessionId or "tab">:<CDP requestId>` */
-  id: string
-  /** The CDP requestId, for matching against the HAR entry. */
+export type LiveRequestInfo = Omit<CapturedRequest, 'source'> & {
+  /** `live:<sessionId or "tab">:<CDP requestId>` (the `id`); this is the CDP requestId, for matching against the HAR entry. */
   requestId: string
-  method: string
-  url: string
-  status: number | null
-  requestHeaders: Header[]
-  responseHeaders: Header[]
-  requestBody: string | null
-  contentType: string | null
-  startedAt: number
 }
 
 export type WorkerToHub =
