@@ -32,6 +32,15 @@ export class BodyBytes {
   length = 0
 
   appendBytes(bytes: Uint8Array): void {
+    const last = this.blocks[this.blocks.length - 1]
+    if (last && this.used + bytes.length <= last.length) {
+      // the common case for small pushes: one copy, no bookkeeping (a loop beats set() on a few bytes)
+      if (bytes.length <= 64) for (let i = 0; i < bytes.length; i++) last[this.used + i] = bytes[i]!
+      else last.set(bytes, this.used)
+      this.used += bytes.length
+      this.length += bytes.length
+      return
+    }
     let from = 0
     while (from < bytes.length) {
       const block = this.room()
@@ -87,24 +96,33 @@ export class BodyBytes {
     this.starts = this.starts.slice(drop)
   }
 
+  /** Bytes [start, end): a view when they lie in one block, else a copy. */
+  bytes(start: number, end: number): Uint8Array {
+    const i = this.blockAt(start)
+    const block = this.blocks[i]!
+    const s = this.starts[i]!
+    if (end - s <= block.length) return block.subarray(start - s, end - s)
+    const out = new Uint8Array(end - start)
+    let at = 0
+    for (let k = i; k < this.blocks.length && at < out.length; k++) {
+      const b = this.blocks[k]!
+      const bs = this.starts[k]!
+      const part = b.subarray(Math.max(0, start - bs), Math.min(b.length, end - bs))
+      out.set(part, at)
+      at += part.length
+    }
+    return out
+  }
+
   /** The text of bytes [start, end). */
   slice(start: number, end: number): string {
     if (end <= start) return ''
     if (start < this.released) throw new RangeError(`the body before byte ${this.released} was not retained (retainBody: false)`)
-    let i = this.blockAt(start)
+    const i = this.blockAt(start)
     const first = this.blocks[i]!
     const firstStart = this.starts[i]!
     if (end - firstStart <= first.length) return decoder.decode(first.subarray(start - firstStart, end - firstStart))
-    const out = new Uint8Array(end - start)
-    let at = 0
-    for (; i < this.blocks.length && at < out.length; i++) {
-      const b = this.blocks[i]!
-      const s = this.starts[i]!
-      const part = b.subarray(Math.max(0, start - s), Math.min(b.length, end - s))
-      out.set(part, at)
-      at += part.length
-    }
-    return decoder.decode(out)
+    return decoder.decode(this.bytes(start, end))
   }
 
   private blockAt(offset: number): number {

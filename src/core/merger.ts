@@ -90,10 +90,11 @@ class StreamMerger implements Merger {
   private firstStartInPush = -1
   private invalidUtf8 = 0
   private replay: { router: Router; next: number; provider: string } | null = null
-  private pending: Uint8Array[] = []
-  private pendingBytes = 0
+  /** Body bytes already decoded; the rest are pending small pushes. */
+  private processed = 0
   /** Where each pending piece ends in the body, and when it arrived. */
-  private timeline: Array<{ end: number; t: number | null }> = []
+  private pieceEnds: number[] = []
+  private pieceTimes: Array<number | null> = []
   private timelineAt = 0
 
   constructor(private readonly options: MergeOptions) {
@@ -114,13 +115,13 @@ class StreamMerger implements Merger {
       this.flush()
       this.releaseRead()
       this.pushString(chunk)
+      this.processed = this.body.length
       return
     }
     this.body.appendBytes(chunk)
-    this.pending.push(chunk)
-    this.pendingBytes += chunk.length
-    this.timeline.push({ end: this.body.length, t: this.time })
-    if (this.pendingBytes >= BATCH) this.flush()
+    this.pieceEnds.push(this.body.length)
+    this.pieceTimes.push(this.time)
+    if (this.body.length - this.processed >= BATCH) this.flush()
   }
 
   /**
@@ -129,14 +130,15 @@ class StreamMerger implements Merger {
    * is ever seen late; each frame still gets the time of the piece that completed it.
    */
   private flush(): void {
-    if (this.pending.length === 0) return
+    if (this.processed === this.body.length) return
     this.releaseRead()
-    const bytes = this.pending.length === 1 ? this.pending[0]! : concat(this.pending, this.pendingBytes)
-    this.pending = []
-    this.pendingBytes = 0
+    // the pending pieces are the body's unprocessed tail: read them in place
+    const bytes = this.body.bytes(this.processed, this.body.length)
+    this.processed = this.body.length
     // V8 decodes 64 KiB slices several times faster than one large buffer
     for (let i = 0; i < bytes.length; i += DECODE_SLICE) this.pushDecoded(this.utf8.decode(bytes.subarray(i, i + DECODE_SLICE)))
-    this.timeline = []
+    this.pieceEnds = []
+    this.pieceTimes = []
     this.timelineAt = 0
   }
 
@@ -149,10 +151,10 @@ class StreamMerger implements Merger {
 
   /** The arrival time of the piece holding byte `at` (frames complete in increasing order). */
   private timeOf(at: number): number | null {
-    const line = this.timeline
-    if (line.length === 0) return this.time
-    while (this.timelineAt < line.length - 1 && line[this.timelineAt]!.end <= at) this.timelineAt++
-    return line[this.timelineAt]!.t
+    const ends = this.pieceEnds
+    if (ends.length === 0) return this.time
+    while (this.timelineAt < ends.length - 1 && ends[this.timelineAt]! <= at) this.timelineAt++
+    return this.pieceTimes[this.timelineAt]!
   }
 
   private pushString(chunk: string): void {
@@ -280,6 +282,7 @@ class StreamMerger implements Merger {
     this.ended = true
     if (this.highSurrogate) {
       this.body.appendText(this.highSurrogate) // stored as U+FFFD's 3 bytes
+      this.processed = this.body.length
       this.pushDecoded({ text: this.highSurrogate, byteLength: 3, ascii: false, replacements: [] })
     }
     const rest = this.utf8.end()
@@ -433,13 +436,6 @@ class StreamMerger implements Merger {
       bytes: this.offsets.bytes,
     }
   }
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length)
-  let at = 0
-  for (const p of parts) { out.set(p, at); at += p.length }
-  return out
 }
 
 function isDone(data: string): boolean {

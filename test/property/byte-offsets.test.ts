@@ -260,3 +260,15 @@ describe('invalid-utf8 diagnostics: exactly one per invalid sequence, at its byt
     ])
   })
 })
+
+describe('a body of binary garbage', () => {
+  it('lists the first 100 invalid sequences and counts the rest in one diagnostic', () => {
+    const bytes = new Uint8Array(250).fill(0xff)
+    const ins = mergeChunks([concat(enc.encode('data: '), bytes, enc.encode('\n\n'))]).ins
+    const listed = invalidUtf8Diagnostics(ins)
+    expect(listed).toHaveLength(101)
+    expect(listed[0]!.message).toBe('invalid UTF-8 (0xFF) at byte 6, shown as U+FFFD')
+    expect(listed[99]!.byteOffset).toBe(105)
+    expect(listed[100]!.message).toBe('150 more invalid UTF-8 sequences not listed (250 in all)')
+  })
+})

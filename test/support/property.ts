@@ -265,20 +265,26 @@ export function expectedInvalidUtf8(bytes: Uint8Array) {
   const { text, replacements } = whatwgDecode(bytes)
   expect(text).toBe(plainDecoder.decode(bytes)) // the oracle agrees with the platform decoder
   const bomChars = hasBom(bytes) ? 1 : 0
-  return replacements.map((r) => {
+  const listed: Array<{ frame: null; level: string; code: string; byteOffset?: number; offset?: number; message: string }> = replacements.slice(0, MAX_LISTED).map((r) => {
     const hex = Array.from(bytes.subarray(r.byte, r.byte + r.length), (b) => '0x' + b.toString(16).toUpperCase().padStart(2, '0')).join(' ')
     return {
       frame: null, level: 'warning', code: 'invalid-utf8', byteOffset: r.byte, offset: r.char - bomChars,
       message: `invalid UTF-8 (${hex}) at byte ${r.byte}, shown as U+FFFD`,
     }
   })
+  // the merger lists the first 100 and counts the rest in one closing diagnostic
+  const more = replacements.length - MAX_LISTED
+  if (more > 0) listed.push({ frame: null, level: 'warning', code: 'invalid-utf8', byteOffset: undefined, offset: undefined, message: `${more} more invalid UTF-8 sequence${more === 1 ? '' : 's'} not listed (${replacements.length} in all)` })
+  return listed
 }
+
+const MAX_LISTED = 100
 
 export function invalidUtf8Diagnostics(ins: Inspection) {
   return ins.diagnostics
     .filter((d) => d.code === 'invalid-utf8')
     .map((d) => ({ frame: d.frame, level: d.level, code: d.code, byteOffset: d.byteOffset, offset: d.offset, message: d.message }))
-    .sort((a, b) => a.byteOffset! - b.byteOffset!)
+    .sort((a, b) => (a.byteOffset ?? Infinity) - (b.byteOffset ?? Infinity))
 }
 
 // ---------------------------------------------------------------------------
