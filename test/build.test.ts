@@ -1,0 +1,36 @@
+// The library as users get it: compiled by tsc (as `npm run build:lib` does), imported by
+// plain Node 20 with no loader, and the CLI run by plain node.
+
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { merge } from '../src/core/index.js'
+
+const ROOT = new URL('../', import.meta.url).pathname
+const out = mkdtempSync(join(tmpdir(), 'deltascope-lib-'))
+
+beforeAll(() => {
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.lib.json'), '--outDir', out], { cwd: ROOT })
+}, 120_000)
+afterAll(() => rmSync(out, { recursive: true, force: true }))
+
+describe('the built library', () => {
+  it('imports in plain Node with no loader and merges like the sources', () => {
+    const sample = join(ROOT, 'samples/anthropic.sse')
+    const script = `import { merge } from ${JSON.stringify(join(out, 'core/index.js'))}; import { readFileSync } from 'node:fs'; process.stdout.write(JSON.stringify(merge(readFileSync(${JSON.stringify(sample)}))))`
+    const printed = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+    expect(JSON.parse(printed)).toEqual(merge(new Uint8Array(readFileSync(sample))))
+  })
+
+  it('ships declarations next to the code', () => {
+    expect(readFileSync(join(out, 'core/index.d.ts'), 'utf8')).toContain('createMerger')
+  })
+
+  it('the compiled CLI runs with plain node', () => {
+    const sample = join(ROOT, 'samples/openai-chat.sse')
+    const printed = execFileSync(process.execPath, [join(out, 'cli/main.js'), 'merge', '--json', sample], { encoding: 'utf8' })
+    expect(JSON.parse(printed)).toEqual(merge(new Uint8Array(readFileSync(sample))))
+  })
+})
