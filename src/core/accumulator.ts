@@ -59,6 +59,8 @@ class ChoiceState {
   readonly channels: Record<Channel, TextBuffer> = {
     content: new TextBuffer(), reasoning: new TextBuffer(), refusal: new TextBuffer(),
   }
+  /** Each channel's provenance target, once it has one (-1 before). */
+  readonly targets: Record<Channel, number> = { content: -1, reasoning: -1, refusal: -1 }
   readonly tools: ToolState[] = []
   /** The latest call at each wire key: continuation fragments go there. */
   readonly byKey = new Map<number, ToolState>()
@@ -123,7 +125,6 @@ export class Accumulator {
   private usage: Record<string, unknown> | null = null
   private done = false
   private readonly targets: Target[] = []
-  private readonly channelTargets = new Map<string, number>()
   private readonly provenance = new ProvenanceLog()
   private arrivals = 0
   readonly streamErrors: StreamError[] = []
@@ -173,18 +174,18 @@ export class Accumulator {
   }
 
   private appendText(choice: number, channel: Channel, text: string, frame: number): void {
-    const buffer = this.choice(choice).channels[channel]
+    const c = this.choice(choice)
+    const buffer = c.channels[channel]
     const start = buffer.length
     buffer.append(text)
-    if (text.length > 0) this.provenance.add(frame, this.channelTarget(choice, channel), start, buffer.length)
+    if (text.length > 0) this.provenance.add(frame, this.channelTarget(c, channel), start, buffer.length)
   }
 
-  private channelTarget(choice: number, channel: Channel): number {
-    const key = `${choice}:${channel}`
-    let t = this.channelTargets.get(key)
-    if (t === undefined) {
-      t = this.targets.push({ choice, channel }) - 1
-      this.channelTargets.set(key, t)
+  private channelTarget(c: ChoiceState, channel: Channel): number {
+    let t = c.targets[channel]
+    if (t < 0) {
+      t = this.targets.push({ choice: c.index, channel }) - 1
+      c.targets[channel] = t
     }
     return t
   }

@@ -52,6 +52,20 @@ export class BodyBytes {
     }
   }
 
+  /**
+   * Takes `bytes` as a block of its own, without copying: only for callers that will not
+   * change them afterwards (merge() over a whole input it holds until it returns).
+   */
+  adoptBytes(bytes: Uint8Array): void {
+    if (bytes.length === 0) return
+    const last = this.blocks.length - 1
+    if (last >= 0 && this.used < this.blocks[last]!.length) this.seal()
+    this.blocks.push(bytes)
+    this.starts.push(this.length)
+    this.used = bytes.length
+    this.length += bytes.length
+  }
+
   appendText(text: string): void {
     let rest = text
     while (rest.length > 0) {
@@ -219,14 +233,17 @@ export class ByteOffsets {
 
 const NON_ASCII = /[^\x00-\x7f]/g
 
-/** One native regex pass finds the non-ASCII characters; ASCII runs cost nothing in JS. */
+/**
+ * One native regex pass finds the non-ASCII characters; ASCII runs cost nothing in JS.
+ * test() moves lastIndex without building a match array per character.
+ */
 function indexSegment(s: Segment): void {
   const text = s.text!
   const at: number[] = []
   const extra: number[] = []
   NON_ASCII.lastIndex = 0
-  for (let m = NON_ASCII.exec(text); m !== null; m = NON_ASCII.exec(text)) {
-    const i = m.index
+  while (NON_ASCII.test(text)) {
+    const i = NON_ASCII.lastIndex - 1
     const c = text.charCodeAt(i)
     const r = s.replaced?.get(i)
     at.push(i)

@@ -61,7 +61,8 @@ export function createMerger(options: MergeOptions = {}): Merger {
 export function merge(input: string | Uint8Array, options: MergeOptions = {}): Reply {
   const m = new StreamMerger({ retainBody: false, ...options })
   for (let i = 0; i < input.length || i === 0; i += DECODE_SLICE) {
-    m.push(typeof input === 'string' ? input.slice(i, i + DECODE_SLICE) : input.subarray(i, i + DECODE_SLICE))
+    if (typeof input === 'string') m.push(input.slice(i, i + DECODE_SLICE))
+    else m.pushOwned(input.subarray(i, i + DECODE_SLICE))
   }
   return m.end()
 }
@@ -122,6 +123,15 @@ class StreamMerger implements Merger {
     this.pieceEnds.push(this.body.length)
     this.pieceTimes.push(this.time)
     if (this.body.length - this.processed >= BATCH) this.flush()
+  }
+
+  /** push() for bytes nobody changes before the merger is done with them: kept without a copy. */
+  pushOwned(chunk: Uint8Array): void {
+    if (this.ended) throw new Error('push() after end(): create a new merger for a new body')
+    this.body.adoptBytes(chunk)
+    this.pieceEnds.push(this.body.length)
+    this.pieceTimes.push(this.time)
+    this.flush()
   }
 
   /**

@@ -174,10 +174,9 @@ const NON_ASCII = /[^\x00-\x7f]/g
 export function utf8Length(text: string, from = 0, to = text.length): number {
   let bytes = to - from
   NON_ASCII.lastIndex = from
-  for (;;) {
-    const m = NON_ASCII.exec(text)
-    if (m === null || m.index >= to) break
-    const i = m.index
+  while (NON_ASCII.test(text)) {
+    const i = NON_ASCII.lastIndex - 1
+    if (i >= to) break
     const c = text.charCodeAt(i)
     if (c < 0x800) bytes += 1
     else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {

@@ -22,9 +22,11 @@ function mapChunk(frame: ParsedFrame): Delta[] {
   const out: Delta[] = []
   const error = errorDelta(chunk)
   if (error) out.push(error)
-  arr(chunk['choices']).forEach((choice, position) => {
+  const choices = arr(chunk['choices'])
+  for (let position = 0; position < choices.length; position++) {
+    const choice = choices[position]
     if (isObject(choice)) mapChoice(choice, index(choice['index']) ?? position, out)
-  })
+  }
   const usage = usageObject(chunk['usage']) ?? usageObject(isObject(chunk['x_groq']) ? chunk['x_groq']['usage'] : null)
   if (usage) out.push({ type: 'usage', usage })
   return out

@@ -65,6 +65,24 @@ describe('createMerger', () => {
     expect(m.end().choices[0]!.content).toBe(`${'x'.repeat(X)}0${'x'.repeat(X)}1${'x'.repeat(X)}2`)
   })
 
+  it('merge() of bytes reads the input in place: a broken frame across its 64 KiB slices keeps its exact raw text', () => {
+    const pad = `data: {"choices":[{"index":0,"delta":{"content":"${'é'.repeat(15_000)}"}}]}\n\n`
+    const broken = `data: {"choices":[{"index":0,"delta":{"content":"天${'y'.repeat(30_000)}"}}\n\n`
+    const tail = 'data: {"choices":[{"index":0,"delta":{"content":"!"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+    const text = pad + pad + broken + tail
+    const bytes = new TextEncoder().encode(text)
+    const brokenStart = new TextEncoder().encode(pad + pad).length
+    expect(brokenStart).toBeLessThan(65536) // the broken frame starts in the first slice…
+    expect(brokenStart + new TextEncoder().encode(broken).length).toBeGreaterThan(65536) // …and ends in the second
+    const reply = merge(bytes)
+    expect(reply.choices[0]!.content).toBe('é'.repeat(30_000) + '!')
+    expect(reply.errors).toHaveLength(1)
+    expect(reply.errors[0]!.frame).toBe(2)
+    expect(reply.errors[0]!.offset).toBe((pad + pad).length)
+    expect(reply.errors[0]!.raw).toBe(broken.slice(0, -1)) // a frame's raw text ends before its blank line
+    expect(reply).toEqual(merge(text))
+  })
+
   it('push() after end() is a programming error, said plainly', () => {
     const m = merged()
     expect(() => m.push('data: {}\n\n')).toThrow('push() after end(): create a new merger for a new body')
