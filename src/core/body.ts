@@ -155,10 +155,13 @@ interface Segment {
   char: number
   byte: number
   chars: number
+  bytesLength: number
   /** Set for segments that are not pure ASCII: their text, indexed lazily. */
   text: string | null
   /** Replacement characters (char index in segment → bytes they stood for). */
   replaced: Map<number, number> | null
+  /** The bytes the text was decoded from (not for text pushed as a string). */
+  bytes: Uint8Array | null
   /** Positions of non-ASCII characters and the bytes each adds beyond one; built on first use. */
   extraAt: Int32Array | null
   extra: Uint8Array | null
@@ -184,11 +187,12 @@ export class ByteOffsets {
     this.cursorByte += n
   }
 
-  add(text: string, byteLength: number, ascii: boolean, replacements: Replacement[]): void {
+  add(text: string, byteLength: number, ascii: boolean, replacements: Replacement[], bytes?: Uint8Array): void {
     if (text.length === 0) { this.totalBytes += byteLength; return }
     const last = this.segments[this.segments.length - 1]
     if (ascii && last && last.text === null && this.segments.length > this.head) {
       last.chars += text.length
+      last.bytesLength += byteLength
     } else {
       let replaced: Map<number, number> | null = null
       if (replacements.length > 0) {
@@ -196,8 +200,8 @@ export class ByteOffsets {
         for (const r of replacements) replaced.set(r.char, r.byteLength)
       }
       this.segments.push({
-        char: this.totalChars, byte: this.totalBytes, chars: text.length, text: ascii ? null : text, replaced,
-        extraAt: null, extra: null, ptr: 0,
+        char: this.totalChars, byte: this.totalBytes, chars: text.length, bytesLength: byteLength, text: ascii ? null : text, replaced,
+        bytes: ascii ? null : bytes ?? null, extraAt: null, extra: null, ptr: 0,
       })
     }
     this.totalChars += text.length
@@ -214,11 +218,11 @@ export class ByteOffsets {
       const s = this.segments[this.head]!
       const segEnd = s.char + s.chars
       if (char < segEnd || (char === segEnd && this.head === this.segments.length - 1)) {
-        this.cursorByte += countBytes(s, this.cursorChar - s.char, char - s.char)
+        this.cursorByte += countBytes(s, this.cursorChar - s.char, char - s.char, this.cursorByte - s.byte)
         this.cursorChar = char
         return this.cursorByte
       }
-      this.cursorByte += countBytes(s, this.cursorChar - s.char, s.chars)
+      this.cursorByte += countBytes(s, this.cursorChar - s.char, s.chars, this.cursorByte - s.byte)
       this.cursorChar = segEnd
       // a passed segment's text must not stay reachable: drop passed segments in batches
       this.head++
@@ -258,9 +262,16 @@ function indexSegment(s: Segment): void {
   s.extra = Uint8Array.from(extra)
 }
 
-/** Bytes of the segment's characters [from, to); calls come with increasing `from`. */
-function countBytes(s: Segment, from: number, to: number): number {
-  if (s.text === null) return to - from
+/**
+ * Bytes of the segment's characters [from, to); calls come with increasing `from`, and
+ * `fromByte` is where `from` is in the segment's bytes.
+ */
+function countBytes(s: Segment, from: number, to: number, fromByte: number): number {
+  if (s.text === null || to === from) return to - from
+  if (to === s.chars) return s.bytesLength - fromByte
+  if (s.bytes !== null && s.extraAt === null && s.text.charCodeAt(to - 1) === 0x0a) {
+    return countByLineFeeds(s.text, s.bytes, from, to, fromByte)
+  }
   if (s.extraAt === null) indexSegment(s)
   const at = s.extraAt!
   const extra = s.extra!
@@ -270,4 +281,20 @@ function countBytes(s: Segment, from: number, to: number): number {
   while (p < at.length && at[p]! < to) bytes += extra[p++]!
   s.ptr = p
   return bytes
+}
+
+/**
+ * Where the splitters cut (after a line feed), the byte offset is found without looking at
+ * the characters in between: UTF-8 never puts 0x0A inside a multi-byte sequence, nor inside
+ * an invalid one, so the k-th LF of the text is the k-th 0x0A of its bytes, and both are
+ * found by native searches.
+ */
+function countByLineFeeds(text: string, bytes: Uint8Array, from: number, to: number, fromByte: number): number {
+  let char = from
+  let byte = fromByte
+  while (char < to) {
+    char = text.indexOf('\n', char) + 1
+    byte = bytes.indexOf(0x0a, byte) + 1
+  }
+  return byte - fromByte
 }

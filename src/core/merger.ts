@@ -185,7 +185,7 @@ class StreamMerger implements Merger {
   }
 
   private pushDecoded(chunk: DecodedChunk): void {
-    let { text, byteLength, replacements } = chunk
+    let { text, byteLength, replacements, bytes } = chunk
     if (!this.started && text.length > 0) {
       this.started = true
       if (text.charCodeAt(0) === 0xfeff) {
@@ -194,6 +194,7 @@ class StreamMerger implements Merger {
         byteLength -= 3
         this.offsets.skipBytes(3)
         replacements = replacements.map((r) => ({ ...r, char: r.char - 1, byte: r.byte - 3 }))
+        bytes = bytes?.subarray(3)
       }
     }
     if (text.length === 0 && byteLength === 0) return
@@ -206,7 +207,7 @@ class StreamMerger implements Merger {
         message: `invalid UTF-8 (${r.bytes}) at byte ${byteBase + r.byte}, shown as U+FFFD`,
       })
     }
-    this.offsets.add(text, byteLength, chunk.ascii, replacements)
+    this.offsets.add(text, byteLength, chunk.ascii, replacements, bytes)
     this.chars += text.length
     this.feed(text)
   }

@@ -25,6 +25,8 @@ export interface DecodedChunk {
   ascii: boolean
   /** U+FFFD characters that stand for invalid input (not for a real EF BF BD). */
   replacements: Replacement[]
+  /** The bytes this text was decoded from, when it came from bytes. */
+  bytes?: Uint8Array
 }
 
 interface TextDecoderLike {
@@ -70,7 +72,7 @@ function decodeWhole(bytes: Uint8Array): DecodedChunk {
   const hasReplacement = text.includes('\uFFFD')
   const ascii = text.length === bytes.length && !hasReplacement
   const replacements = hasReplacement ? findReplacements(bytes) : []
-  return { text, byteLength: bytes.length, ascii, replacements }
+  return { text, byteLength: bytes.length, ascii, replacements, bytes }
 }
 
 /** Index where an incomplete (but possibly valid) final sequence starts; length when none. */
@@ -92,7 +94,7 @@ function decodeSmall(bytes: Uint8Array): DecodedChunk {
   if (ascii) return { text: String.fromCharCode.apply(null, bytes as unknown as number[]), byteLength: bytes.length, ascii, replacements: [] }
   const units: number[] = []
   const replacements = walkUtf8(bytes, units)
-  return { text: String.fromCharCode.apply(null, units), byteLength: bytes.length, ascii: false, replacements }
+  return { text: String.fromCharCode.apply(null, units), byteLength: bytes.length, ascii: false, replacements, bytes }
 }
 
 /**
