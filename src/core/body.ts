@@ -285,16 +285,20 @@ function countBytes(s: Segment, from: number, to: number, fromByte: number): num
 
 /**
  * Where the splitters cut (after a line feed), the byte offset is found without looking at
- * the characters in between: UTF-8 never puts 0x0A inside a multi-byte sequence, nor inside
- * an invalid one, so the k-th LF of the text is the k-th 0x0A of its bytes, and both are
- * found by native searches.
+ * every character: UTF-8 never puts 0x0A inside a multi-byte sequence, nor inside an invalid
+ * one, so the k-th LF of the text is the k-th 0x0A of its bytes. A line of n characters takes
+ * at least n bytes, so the search in the bytes starts n bytes on and only walks over the extra
+ * bytes of the line's multi-byte characters (none on an ASCII line).
  */
 function countByLineFeeds(text: string, bytes: Uint8Array, from: number, to: number, fromByte: number): number {
   let char = from
   let byte = fromByte
   while (char < to) {
-    char = text.indexOf('\n', char) + 1
-    byte = bytes.indexOf(0x0a, byte) + 1
+    const lf = text.indexOf('\n', char)
+    byte += lf - char
+    while (byte < bytes.length && bytes[byte] !== 0x0a) byte++
+    char = lf + 1
+    byte++
   }
   return byte - fromByte
 }
