@@ -18,10 +18,14 @@ export class SseBlock {
   read(line: string): void {
     if (line.charCodeAt(0) === 0x3a) { this.comments++; return }
     this.fields++
+    // the hot paths: no field-name string is sliced out
     if (line.startsWith('data:')) {
-      // the hot path: no field-name string is sliced out
       const value = line.charCodeAt(5) === 0x20 ? line.slice(6) : line.slice(5)
       this.data = this.data === null ? value : this.data + '\n' + value
+      return
+    }
+    if (line.startsWith('event:')) {
+      this.event = line.charCodeAt(6) === 0x20 ? line.slice(7) : line.slice(6)
       return
     }
     const colon = line.indexOf(':')
