@@ -125,10 +125,16 @@ export class Accumulator {
   private usage: Record<string, unknown> | null = null
   private done = false
   private readonly targets: Target[] = []
-  private readonly provenance = new ProvenanceLog()
+  /** Null when nobody will ask (merge() returns only the Reply). */
+  private readonly provenance: ProvenanceLog | null
+
   private arrivals = 0
   readonly streamErrors: StreamError[] = []
   readonly diagnostics: Diagnostic[] = []
+
+  constructor(options: { provenance?: boolean } = {}) {
+    this.provenance = options.provenance === false ? null : new ProvenanceLog()
+  }
 
   apply(delta: Delta, frame: number): void {
     switch (delta.type) {
@@ -178,7 +184,7 @@ export class Accumulator {
     const buffer = c.channels[channel]
     const start = buffer.length
     buffer.append(text)
-    if (text.length > 0) this.provenance.add(frame, this.channelTarget(c, channel), start, buffer.length)
+    if (text.length > 0 && this.provenance !== null) this.provenance.add(frame, this.channelTarget(c, channel), start, buffer.length)
   }
 
   private channelTarget(c: ChoiceState, channel: Channel): number {
@@ -231,7 +237,7 @@ export class Accumulator {
     if (typeof d.arguments === 'string' && d.arguments.length > 0) {
       const start = call.args.length
       call.args.append(d.arguments)
-      this.provenance.add(frame, call.target, start, call.args.length)
+      this.provenance?.add(frame, call.target, start, call.args.length)
     }
   }
 
@@ -292,7 +298,7 @@ export class Accumulator {
     if (have === '') {
       const start = call.args.length
       call.args.append(d.arguments)
-      if (d.arguments.length > 0) this.provenance.add(frame, call.target, start, call.args.length)
+      if (d.arguments.length > 0) this.provenance?.add(frame, call.target, start, call.args.length)
       return
     }
     this.diagnostics.push({
@@ -323,6 +329,7 @@ export class Accumulator {
 
   provenanceRecords(): Provenance[] {
     const out: Provenance[] = []
+    if (this.provenance === null) return out
     const positions = new Map<ToolState, number>()
     for (const c of this.choices.values()) sortedCalls(c).forEach((t, i) => positions.set(t, i))
     for (let i = 0; i < this.provenance.count; i++) {

@@ -40,6 +40,14 @@ export class FrameTable {
   private readonly errors = new Map<number, JsonSyntaxError>()
   count = 0
 
+  /** `keepRows: false` only counts frames (merge() returns the Reply and nothing else). */
+  constructor(private readonly keepRows = true) {}
+
+  /** Counts a frame without storing it. */
+  skip(): number {
+    return this.count++
+  }
+
   add(row: FrameRow): number {
     if (this.count === this.capacity) this.grow()
     const i = this.count++
@@ -62,6 +70,7 @@ export class FrameTable {
 
   row(i: number): FrameRow {
     if (i < 0 || i >= this.count) throw new RangeError(`no frame ${i} (there are ${this.count})`)
+    if (!this.keepRows) throw new Error('frames are not kept by merge(): read them from createMerger()')
     const flags = this.flags[i]!
     const event = this.event[i]!
     const time = this.time === null ? NaN : this.time[i]!

@@ -59,7 +59,7 @@ export function createMerger(options: MergeOptions = {}): Merger {
  * (far less for the garbage collector to copy than a body held to the end).
  */
 export function merge(input: string | Uint8Array, options: MergeOptions = {}): Reply {
-  const m = new StreamMerger({ retainBody: false, ...options })
+  const m = new StreamMerger({ retainBody: false, ...options }, true)
   for (let i = 0; i < input.length || i === 0; i += DECODE_SLICE) {
     if (typeof input === 'string') m.push(input.slice(i, i + DECODE_SLICE))
     else m.pushOwned(input.subarray(i, i + DECODE_SLICE))
@@ -73,7 +73,7 @@ class StreamMerger implements Merger {
   /** Characters decoded so far. */
   private chars = 0
   private readonly offsets = new ByteOffsets()
-  private readonly table = new FrameTable()
+  private readonly table: FrameTable
   private readonly router: Router
   private readonly entryList: FrameEntry[] = []
   private readonly errors: FrameError[] = []
@@ -98,8 +98,13 @@ class StreamMerger implements Merger {
   private pieceTimes: Array<number | null> = []
   private timelineAt = 0
 
-  constructor(private readonly options: MergeOptions) {
-    this.router = new Router(options)
+  /**
+   * `replyOnly` (merge()): nothing but the Reply will be read, so frames are counted, not
+   * stored, and no provenance or entries are kept.
+   */
+  constructor(private readonly options: MergeOptions, private readonly replyOnly = false) {
+    this.table = new FrameTable(!replyOnly)
+    this.router = new Router(options, { provenance: !replyOnly })
     const preset = options.transport ? { transport: options.transport, reason: 'forced' } : transportFromContentType(options.contentType)
     if (preset) this.choose(preset)
   }
@@ -251,6 +256,8 @@ class StreamMerger implements Merger {
   }
 
   private onEntry(e: RawEntry): void {
+    // entries are not in the Reply; the offsets cursor still moves on, so the text behind it is dropped
+    if (this.replyOnly) { this.offsets.byteAt(e.end); return }
     const raw = this.body.slice(this.offsets.byteAt(e.start), this.offsets.byteAt(e.end))
     this.entryList.push({ ...e, raw, beforeFrame: this.table.count })
   }
@@ -269,7 +276,8 @@ class StreamMerger implements Merger {
     const byteStart = this.offsets.byteAt(f.start)
     const byteEnd = this.offsets.byteAt(f.end)
     if (this.firstStartInPush < 0) this.firstStartInPush = byteStart
-    this.table.add({
+    if (this.replyOnly) this.table.skip()
+    else this.table.add({
       start: f.start, end: f.end, byteStart, byteEnd,
       line: f.line, kind, unterminated: f.unterminated, event: f.event, id: f.id, retry: f.retry, error,
       // an SSE frame is complete when its blank line arrives; a line or array element at its last byte
@@ -387,7 +395,7 @@ class StreamMerger implements Merger {
     // a scrubber mostly moves forward: continue the last replay when it is not past `last`
     let replay = this.replay
     if (replay === null || replay.next > last + 1 || replay.provider !== this.router.provider) {
-      replay = { router: new Router({ ...this.options, provider: this.router.provider }), next: 0, provider: this.router.provider }
+      replay = { router: new Router({ ...this.options, provider: this.router.provider }, { provenance: false }), next: 0, provider: this.router.provider }
       this.replay = replay
     }
     for (; replay.next <= last; replay.next++) {

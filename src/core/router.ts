@@ -10,13 +10,15 @@ import type { FrameMapper, Inspection, MergeOptions, ParsedFrame, ProviderAdapte
 const MAX_PENDING = 256
 
 export class Router {
-  readonly accumulator = new Accumulator()
+  readonly accumulator: Accumulator
   private adapter: ProviderAdapter | null = null
   private mapper: FrameMapper | null = null
   private pending: ParsedFrame[] = []
   reason: Inspection['providerReason'] = 'default'
 
-  constructor(private readonly options: MergeOptions) {
+  /** `provenance: false` when only the Reply will be read (see Accumulator). */
+  constructor(private readonly options: MergeOptions, accumulator: { provenance?: boolean } = {}) {
+    this.accumulator = new Accumulator(accumulator)
     if (options.provider) this.decide(adapterFor(options.provider), 'forced')
   }
 
