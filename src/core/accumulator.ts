@@ -1,6 +1,7 @@
 // The reducer: applies neutral deltas (types.ts) to per-choice state, by the merge rules of
 // DESIGN §3. It knows no provider; adapters translate wire shapes into deltas first.
 
+import { Int32Column } from './column.js'
 import { parseJson } from './json-error.js'
 import type {
   Channel, Delta, Diagnostic, FinalTextDelta, FinalToolCallDelta, Provenance, ReplyChoice,
@@ -76,32 +77,22 @@ type Target =
 
 /** Provenance as parallel integer arrays: one record per append, not one object. */
 class ProvenanceLog {
-  private frame = new Int32Array(1024)
-  private target = new Int32Array(1024)
-  private start = new Int32Array(1024)
-  private end = new Int32Array(1024)
+  private readonly frame = new Int32Column()
+  private readonly target = new Int32Column()
+  private readonly start = new Int32Column()
+  private readonly end = new Int32Column()
   count = 0
 
   add(frame: number, target: number, start: number, end: number): void {
-    if (this.count === this.frame.length) this.grow()
     const i = this.count++
-    this.frame[i] = frame
-    this.target[i] = target
-    this.start[i] = start
-    this.end[i] = end
-  }
-
-  private grow(): void {
-    const size = this.frame.length * 2
-    const copy = (a: Int32Array) => { const b = new Int32Array(size); b.set(a); return b }
-    this.frame = copy(this.frame)
-    this.target = copy(this.target)
-    this.start = copy(this.start)
-    this.end = copy(this.end)
+    this.frame.set(i, frame)
+    this.target.set(i, target)
+    this.start.set(i, start)
+    this.end.set(i, end)
   }
 
   record(i: number): { frame: number; target: number; start: number; end: number } {
-    return { frame: this.frame[i]!, target: this.target[i]!, start: this.start[i]!, end: this.end[i]! }
+    return { frame: this.frame.get(i), target: this.target.get(i), start: this.start.get(i), end: this.end.get(i) }
   }
 }
 

@@ -125,8 +125,7 @@ class StreamMerger implements Merger {
       return
     }
     this.body.appendBytes(chunk)
-    this.pieceEnds.push(this.body.length)
-    this.pieceTimes.push(this.time)
+    this.markPiece()
     if (this.body.length - this.processed >= BATCH) this.flush()
   }
 
@@ -134,8 +133,7 @@ class StreamMerger implements Merger {
   pushOwned(chunk: Uint8Array): void {
     if (this.ended) throw new Error('push() after end(): create a new merger for a new body')
     this.body.adoptBytes(chunk)
-    this.pieceEnds.push(this.body.length)
-    this.pieceTimes.push(this.time)
+    this.markPiece()
     this.flush()
   }
 
@@ -155,6 +153,19 @@ class StreamMerger implements Merger {
     this.pieceEnds = []
     this.pieceTimes = []
     this.timelineAt = 0
+  }
+
+  /**
+   * Ends the latest piece at the body's end. Pieces that arrived at the same time are one
+   * piece to timeOf(): a push without a time (a file, a test) adds no entry at all.
+   */
+  private markPiece(): void {
+    const last = this.pieceTimes.length - 1
+    if (last >= 0 && this.pieceTimes[last] === this.time) this.pieceEnds[last] = this.body.length
+    else {
+      this.pieceEnds.push(this.body.length)
+      this.pieceTimes.push(this.time)
+    }
   }
 
   /** With retainBody: false, frames completed by the previous batch stay readable until this one. */
