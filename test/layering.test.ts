@@ -59,4 +59,13 @@ describe('layering', () => {
     }
     expect(offenders).toEqual([])
   })
+
+  it('below src, only the DevTools shells import the panel (to mount it and to implement its shell)', () => {
+    const shells = new Set(['src/capture/panel-main.ts', 'src/capture/devtools-shell.ts'])
+    const offenders: string[] = []
+    for (const file of sources('src').filter((f) => !shells.has(f))) {
+      for (const spec of imports(file)) if (/(^|\/)panel\//.test(spec)) offenders.push(`${file} imports ${spec}`)
+    }
+    expect(offenders).toEqual([])
+  })
 })

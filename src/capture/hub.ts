@@ -4,7 +4,7 @@
 // - baseline: devtools.network.onRequestFinished + getContent (complete bodies, no permission);
 // - live: the service worker's chrome.debugger session (bytes as they arrive), opt-in.
 
-import type { CaptureEvent, CapturedRequest, Header } from '../../panel/shell.js'
+import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js'
 import { LiveLedger } from './dedupe.js'
 import {
   LIVE_PORT_NAME,

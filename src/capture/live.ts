@@ -11,7 +11,7 @@
 // chat backends often do) are streamed too, held back until their first lines decide
 // (classifyBody); if they are not a stream they are dropped and never announced.
 
-import type { Header } from '../../panel/shell.js'
+import type { Header } from '../exchange/types.js'
 import type { HubToWorker, LiveRequestInfo, WorkerToHub } from './messages.js'
 import { base64ToBytes, classifyBody, headerValue, isStreamingContentType, mayBeStream } from './normalise.js'
 

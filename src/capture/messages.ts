@@ -9,7 +9,7 @@
 // Bytes cross the Port as base64 (Chrome's runtime messaging is JSON); the hub turns them
 // into Uint8Array before they reach the panel.
 
-import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
+import type { CaptureEvent, CapturedRequest } from '../exchange/types.js'
 
 /** A capture event with the hub's running number, so a replay and live events never overlap. */
 export interface NumberedEvent {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
+import type { CaptureEvent, CapturedRequest } from '../../src/exchange/types.js'
 import { createMerger, merge } from '../../src/core/index.js'
 import type { Reply } from '../../src/core/types.js'
 import { utf8Encode } from '../../src/exchange/bytes.js'
