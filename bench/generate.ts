@@ -1,16 +1,8 @@
 // Seeded stream generators for the benchmarks: realistic frame shapes, any size.
 
-export type StreamKind = 'openai' | 'anthropic' | 'ollama'
+import { random } from '../demo/wire.js'
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1
-  return () => {
-    s ^= s << 13; s >>>= 0
-    s ^= s >>> 17
-    s ^= s << 5; s >>>= 0
-    return s / 0x100000000
-  }
-}
+export type StreamKind = 'openai' | 'anthropic' | 'ollama'
 
 const WORDS = ['the', 'weather', 'in', 'Paris', 'is', 'mild', 'today,', 'with', 'light', 'rain', 'expected', 'später', 'météo', '天气', 'and', 'a', 'high', 'of', '18°C.', 'Let', 'me', 'check']
 
@@ -24,7 +16,7 @@ const q = (s: string) => JSON.stringify(s)
 
 /** A body of about `bytes` UTF-8 bytes, with its terminal frames. */
 export function generateStream(kind: StreamKind, bytes: number, seed = 42): string {
-  const next = rng(seed)
+  const next = random(seed)
   const parts: string[] = []
   let size = 0
   const add = (s: string) => { parts.push(s); size += s.length }

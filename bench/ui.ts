@@ -14,27 +14,19 @@
 // Times are taken in the page (performance.now), at the animation frame that shows the result.
 // Not part of `npm test`: timed checks belong here.
 
-import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { cpus, totalmem } from 'node:os'
-import { extname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { chromium, type Page } from 'playwright-core'
 import { merge, type Reply } from '../src/core/index.js'
 import { TEXT_WINDOW } from '../panel/components/TracedText.js'
+import { CHROMIUM, ensurePageBuilt, servePage } from '../test/support/browser.js'
 import { generateStream } from './generate.js'
 
 const args = new Set(process.argv.slice(2))
 const asJson = args.has('--json')
 const log = (s: string) => { if (!asJson) console.log(s) }
 
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
-const DIST = join(ROOT, 'dist/page')
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-const SOURCES = ['panel', 'src/core', 'src/providers', 'src/exchange', 'samples', 'vite.config.page.ts']
 
 /** OpenAI chat (reasoning, parallel tool calls): about 270 bytes a frame; this gives 100,548 frames. */
 const BIG_BYTES = 27.2e6
@@ -44,38 +36,7 @@ const RUNS_A = 3
 
 // ---------------------------------------------------------------------------------- page
 
-function newest(path: string): number {
-  if (!existsSync(path)) return 0
-  const st = statSync(path)
-  if (!st.isDirectory()) return st.mtimeMs
-  return readdirSync(path).reduce((n, name) => Math.max(n, newest(join(path, name))), st.mtimeMs)
-}
-
-function ensurePageBuilt(): boolean {
-  const index = join(DIST, 'index.html')
-  const fresh = existsSync(index) && SOURCES.every((s) => newest(join(ROOT, s)) <= statSync(index).mtimeMs)
-  if (fresh) return false
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.page.ts', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: ['ignore', asJson ? 'ignore' : 'inherit', 'inherit'],
-  })
-  return true
-}
-
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' }
-
-function serve(): Promise<Server> {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
-    const file = join(DIST, path === '/' ? 'index.html' : path)
-    if (!file.startsWith(DIST) || !existsSync(file) || statSync(file).isDirectory()) {
-      res.writeHead(404).end()
-      return
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file))
-  })
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)))
-}
+const serve = () => servePage()
 
 // ---------------------------------------------------------------------------------- figures
 
@@ -89,16 +50,6 @@ function median(xs: number[]): number {
 }
 
 const ms = (x: number | null) => (x === null ? 'never' : `${Math.round(x)} ms`)
-
-function request(id: string, url: string, source: 'har' | 'live') {
-  return {
-    type: 'request' as const,
-    request: {
-      id, method: 'POST', url, status: 200, requestHeaders: [], responseHeaders: [{ name: 'content-type', value: 'text/event-stream' }],
-      requestBody: '{"stream":true}', contentType: 'text/event-stream', startedAt: Date.now(), source,
-    },
-  }
-}
 
 interface Expected { frames: number; finish: string; contentHead: string; contentLength: number }
 
@@ -298,7 +249,7 @@ async function liveStream(page: Page, want: Expected, frameCount: number) {
 
 async function main(): Promise<void> {
   const t0 = Date.now()
-  const built = ensurePageBuilt()
+  const built = ensurePageBuilt({ quiet: asJson })
   const server = await serve()
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   // chromium.launch runs on a fresh temporary profile, removed when it closes

@@ -2,60 +2,19 @@
 // paste a stream, open a HAR with three streams, read the exact replies, and prove that the
 // page sends nothing anywhere. Saves docs/screenshots/page.png.
 
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { mkdirSync, readFileSync } from 'node:fs'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { extname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { merge } from '../../src/core/index.js'
+import { CHROMIUM, ensurePageBuilt, PAGE_DIST, ROOT, servePage, type ServedRequest } from '../support/browser.js'
 
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
-const DIST = join(ROOT, 'dist/page')
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
-const SOURCES = ['panel', 'src/core', 'src/providers', 'src/exchange', 'samples', 'vite.config.page.ts']
 
-function newest(path: string): number {
-  if (!existsSync(path)) return 0
-  const st = statSync(path)
-  if (!st.isDirectory()) return st.mtimeMs
-  return readdirSync(path).reduce((n, name) => Math.max(n, newest(join(path, name))), st.mtimeMs)
-}
-
-function ensurePageBuilt(): void {
-  const index = join(DIST, 'index.html')
-  const fresh = existsSync(index) && SOURCES.every((s) => newest(join(ROOT, s)) <= statSync(index).mtimeMs)
-  if (fresh && process.env['DELTASCOPE_REBUILD'] !== '1') return
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.page.ts', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
-}
-
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' }
-
-/** Every request the server saw: method, path, body length. */
-const served: Array<{ method: string; url: string; body: string }> = []
-
-function serve(): Promise<Server> {
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (d: Buffer) => { body += d.toString('utf8') })
-    req.on('end', () => {
-      served.push({ method: req.method ?? '', url: req.url ?? '', body })
-      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
-      const file = join(DIST, path === '/' ? 'index.html' : path)
-      if (!file.startsWith(DIST) || !existsSync(file) || statSync(file).isDirectory()) {
-        res.writeHead(404).end()
-        return
-      }
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file))
-    })
-  })
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)))
-}
+/** Every request the server saw: method, path, body. */
+const served: ServedRequest[] = []
+const serve = () => servePage((r) => served.push(r))
 
 // ---------------------------------------------------------------------------------- streams
 
@@ -383,7 +342,7 @@ describe('standalone page', () => {
     const local = await browser.newPage()
     const errors: string[] = []
     local.on('pageerror', (e) => errors.push(e.message))
-    await local.goto(`file://${join(DIST, 'index.html')}`)
+    await local.goto(`file://${join(PAGE_DIST, 'index.html')}`)
     await expect.poll(() => local.locator('[data-testid="reply-content"]').count()).toBeGreaterThan(0)
     expect(errors).toEqual([])
     await local.close()

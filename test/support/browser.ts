@@ -14,9 +14,10 @@
 // Target.attachToTarget({flatten: false}) + Target.sendMessageToTarget.
 
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { extname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core'
 
@@ -53,6 +54,44 @@ export function ensureExtensionBuilt(options: { force?: boolean } = {}): string 
     })
   }
   return CHROME_DIST
+}
+
+export const PAGE_DIST = join(ROOT, 'dist/page')
+const PAGE_SOURCES = ['panel', 'src/core', 'src/providers', 'src/exchange', 'samples', 'vite.config.page.ts']
+
+/** Builds dist/page (the standalone page) unless it is newer than its sources; true when it built. */
+export function ensurePageBuilt(options: { quiet?: boolean } = {}): boolean {
+  const index = join(PAGE_DIST, 'index.html')
+  const fresh = existsSync(index) && PAGE_SOURCES.every((s) => newestMtime(join(ROOT, s)) <= statSync(index).mtimeMs)
+  if (fresh && process.env['DELTASCOPE_REBUILD'] !== '1') return false
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.page.ts', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: ['ignore', options.quiet ? 'ignore' : 'inherit', 'inherit'],
+  })
+  return true
+}
+
+export interface ServedRequest { method: string; url: string; body: string }
+
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' }
+
+/** Serves dist/page on 127.0.0.1 (a free port); `onRequest` sees every request, its body read whole. */
+export function servePage(onRequest?: (r: ServedRequest) => void): Promise<Server> {
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (d: Buffer) => { body += d.toString('utf8') })
+    req.on('end', () => {
+      onRequest?.({ method: req.method ?? '', url: req.url ?? '', body })
+      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
+      const file = join(PAGE_DIST, path === '/' ? 'index.html' : path)
+      if (!file.startsWith(PAGE_DIST) || !existsSync(file) || statSync(file).isDirectory()) {
+        res.writeHead(404).end()
+        return
+      }
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file))
+    })
+  })
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)))
 }
 
 export interface TargetInfo {
