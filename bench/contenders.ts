@@ -121,3 +121,13 @@ export const push64k = pushIn(65536)
 export const push64 = pushIn(64)
 
 export const CONTENDERS = [floor, userParser, openaiSdk, mergeWhole, push64k, push64]
+
+/** A merger fed the whole body in one push: what the panel and a test harness do per request. */
+export const mergerWhole: Contender = {
+  name: 'Deltascope createMerger() + push + end',
+  run(bytes) {
+    const m = createMerger()
+    m.push(bytes)
+    return m.end()
+  },
+}

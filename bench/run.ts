@@ -3,11 +3,11 @@
 // process, alternating and repeated, and checks the targets of the performance issue.
 
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { CONTENDERS, floor, mergeWhole, openaiSdk, push64, userParser, type Contender } from './contenders.js'
+import { CONTENDERS, floor, mergerWhole, mergeWhole, openaiSdk, push64, userParser, type Contender } from './contenders.js'
 import { generateStream, type StreamKind } from './generate.js'
 
 const args = new Set(process.argv.slice(2))
@@ -69,6 +69,53 @@ async function race(kind: StreamKind, mb: number): Promise<void> {
   }
 }
 
+/** Many short bodies, each merged alone (a CI job checking its fixtures, the panel's request list). */
+interface SmallFigure { contender: string; bodies: number; usPerBody: number; ratioToFloor: number }
+const smallFigures: SmallFigure[] = []
+
+/** The repository's fixture bodies that the floor can parse whole (it stops at a broken frame). */
+function fixtureBodies(): Array<{ bytes: Uint8Array; kind: StreamKind }> {
+  const dir = fileURLToPath(new URL('../test/fixtures/', import.meta.url))
+  const out: Array<{ bytes: Uint8Array; kind: StreamKind }> = []
+  for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
+    if (!/\.(sse|ndjson)$/.test(name)) continue
+    const body = { bytes: new Uint8Array(readFileSync(join(dir, name))), kind: (name.endsWith('.ndjson') ? 'ollama' : 'openai') as StreamKind }
+    try { floor.run(body.bytes, body.kind) } catch { continue }
+    out.push(body)
+  }
+  return out
+}
+
+async function raceSmall(): Promise<void> {
+  const bodies = fixtureBodies()
+  const contenders = [floor, mergeWhole, mergerWhole]
+  const passes = 60
+  const times = new Map<Contender, number[]>(contenders.map((c) => [c, []]))
+  const once = async (c: Contender) => {
+    const t0 = performance.now()
+    for (let p = 0; p < passes; p++) for (const b of bodies) await c.run(b.bytes, b.kind)
+    return (performance.now() - t0) * 1000 / (passes * bodies.length)
+  }
+  for (const c of contenders) await once(c)
+  const rounds = quick ? 5 : 9
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < contenders.length; i++) {
+      const c = contenders[(i + r) % contenders.length]!
+      times.get(c)!.push(await once(c))
+    }
+  }
+  const mean = bodies.reduce((n, b) => n + b.bytes.length, 0) / bodies.length
+  log(`\nshort bodies: ${bodies.length} fixture bodies of the repository (${Math.round(mean)} bytes on average), each merged alone, median of ${rounds} rounds`)
+  const floorRounds = times.get(floor)!
+  for (const c of contenders) {
+    const rs = times.get(c)!
+    const us = median(rs)
+    const ratioToFloor = median(rs.map((t, r) => floorRounds[r]! / t))
+    smallFigures.push({ contender: c.name, bodies: bodies.length, usPerBody: us, ratioToFloor })
+    log(`  ${c.name.padEnd(38)} ${us.toFixed(1).padStart(7)} µs a body  ${ratioToFloor.toFixed(2)}× floor`)
+  }
+}
+
 function memory(kind: StreamKind, mb: number, mode: 'merge' | 'retain') {
   const script = fileURLToPath(new URL('./memory.ts', import.meta.url))
   const dir = mkdtempSync(join(tmpdir(), 'deltascope-bench-'))
@@ -92,6 +139,7 @@ interface Target { kind: StreamKind; name: string; value: string; pass: boolean 
 async function main(): Promise<void> {
   log(`Deltascope benchmark — ${cpus()[0]?.model ?? 'cpu'} ×${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}${quick ? ' (quick)' : ''}`)
   for (const mb of SIZES) for (const kind of KINDS) await race(kind, mb)
+  await raceSmall()
   const targets: Target[] = []
   const big = SIZES[SIZES.length - 1]!
   for (const kind of KINDS) {
@@ -127,7 +175,7 @@ async function main(): Promise<void> {
     }
   }
   if (asJson) {
-    console.log(JSON.stringify({ machine: { cpu: cpus()[0]?.model, cores: cpus().length, memGiB: totalmem() / 2 ** 30, node: process.version }, quick, figures, targets }, null, 1))
+    console.log(JSON.stringify({ machine: { cpu: cpus()[0]?.model, cores: cpus().length, memGiB: totalmem() / 2 ** 30, node: process.version }, quick, figures, smallFigures, targets }, null, 1))
     return
   }
   log('\nTargets' + (quick ? ' (peak memory is measured on the 100 MB input: run without --quick)' : ''))

@@ -17,6 +17,8 @@ const encoder = new globals.TextEncoder()
 const decoder = new globals.TextDecoder('utf-8', { ignoreBOM: true })
 
 const BLOCK = 1 << 20
+/** The first block: most bodies (a fixture, a short reply) are a few KiB. */
+const FIRST_BLOCK = 4096
 
 /**
  * The body as received, kept as bytes in 1 MiB blocks outside the JS heap: the garbage
@@ -43,7 +45,7 @@ export class BodyBytes {
     }
     let from = 0
     while (from < bytes.length) {
-      const block = this.room()
+      const block = this.room(bytes.length - from)
       const n = Math.min(block.length - this.used, bytes.length - from)
       block.set(n === bytes.length ? bytes : bytes.subarray(from, from + n), this.used)
       this.used += n
@@ -69,7 +71,7 @@ export class BodyBytes {
   appendText(text: string): void {
     let rest = text
     while (rest.length > 0) {
-      const block = this.room()
+      const block = this.room(rest.length)
       const { read, written } = encoder.encodeInto(rest, block.subarray(this.used))
       this.used += written
       this.length += written
@@ -79,11 +81,15 @@ export class BodyBytes {
     }
   }
 
-  /** The current block with room in it. */
-  private room(): Uint8Array {
+  /**
+   * The current block with room in it. A new block is as large as the body so far (blocks
+   * double from 4 KiB up to 1 MiB), or as what is about to be written: a short body costs a
+   * few KiB, not a megabyte, and a long one still ends up in 1 MiB blocks.
+   */
+  private room(need: number): Uint8Array {
     const last = this.blocks[this.blocks.length - 1]
     if (last && this.used < last.length) return last
-    const block = new Uint8Array(BLOCK)
+    const block = new Uint8Array(Math.min(BLOCK, Math.max(FIRST_BLOCK, this.length, need)))
     this.blocks.push(block)
     this.starts.push(this.length)
     this.used = 0

@@ -7,8 +7,12 @@
 const PAGE_BITS = 14
 const PAGE = 1 << PAGE_BITS
 const MASK = PAGE - 1
-/** The first page starts small (most streams have a few hundred frames) and doubles up to PAGE. */
-const FIRST = 256
+/**
+ * The first page starts at 8 rows and doubles up to PAGE: up to 64 bytes V8 keeps a typed
+ * array on its heap, and an off-heap one costs about a microsecond to make, which is most of
+ * the cost of merging a short fixture.
+ */
+const FIRST = 8
 
 type Numbers = Float64Array | Int32Array | Uint8Array
 
@@ -18,9 +22,13 @@ abstract class Column<T extends Numbers> {
   /** Rows in the pages before the current one. */
   private before = 0
 
-  constructor(private readonly fillValue = 0) {
-    this.page = this.fresh(FIRST)
-    this.pages = [this.page]
+  /**
+   * `empty`: a shared page of length 0, so that a column allocates nothing until its first row
+   * (merge() keeps no rows, and a CI job makes one merger per fixture).
+   */
+  constructor(empty: T, private readonly fillValue = 0) {
+    this.page = empty
+    this.pages = [empty]
   }
 
   protected abstract make(size: number): T
@@ -32,16 +40,18 @@ abstract class Column<T extends Numbers> {
     this.page[at] = value
   }
 
+  /** The value at row `i`; the fill value for a row never written. */
   get(i: number): number {
-    if (this.pages.length === 1) return this.page[i]!
-    return this.pages[i >>> PAGE_BITS]![i & MASK]!
+    const page = this.pages.length === 1 ? this.page : this.pages[i >>> PAGE_BITS]
+    const at = this.pages.length === 1 ? i : i & MASK
+    return page !== undefined && at < page.length ? page[at]! : this.fillValue
   }
 
   /** Makes room for row `i`: doubles the first page while it is small, then adds pages. */
   private room(i: number): number {
     while (i - this.before >= this.page.length) {
       if (this.pages.length === 1 && this.page.length < PAGE) {
-        const bigger = this.fresh(Math.min(PAGE, this.page.length * 2))
+        const bigger = this.fresh(Math.min(PAGE, Math.max(FIRST, this.page.length * 2)))
         bigger.set(this.page)
         this.page = bigger
         this.pages[0] = bigger
@@ -61,14 +71,21 @@ abstract class Column<T extends Numbers> {
   }
 }
 
+const NO_F64 = new Float64Array(0)
+const NO_I32 = new Int32Array(0)
+const NO_U8 = new Uint8Array(0)
+
 export class Float64Column extends Column<Float64Array> {
+  constructor(fillValue = 0) { super(NO_F64, fillValue) }
   protected make(size: number): Float64Array { return new Float64Array(size) }
 }
 
 export class Int32Column extends Column<Int32Array> {
+  constructor() { super(NO_I32) }
   protected make(size: number): Int32Array { return new Int32Array(size) }
 }
 
 export class Uint8Column extends Column<Uint8Array> {
+  constructor() { super(NO_U8) }
   protected make(size: number): Uint8Array { return new Uint8Array(size) }
 }

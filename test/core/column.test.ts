@@ -17,6 +17,12 @@ describe('paged columns', () => {
     t.set(40000, 7)
     t.set(40001, 8)
     expect([t.get(0), t.get(16383), t.get(16384), t.get(39999), t.get(40000), t.get(40001)]).toEqual([NaN, NaN, NaN, NaN, 7, 8])
+    // and past the last row written, in the first page and beyond every page
+    const u = new Float64Column(NaN)
+    expect(u.get(0)).toBeNaN()
+    u.set(0, 1)
+    expect([u.get(0), u.get(1), u.get(255), u.get(256), u.get(100000)]).toEqual([1, NaN, NaN, NaN, NaN])
+    expect([t.get(40002), t.get(49151), t.get(49152), t.get(10 ** 7)]).toEqual([NaN, NaN, NaN, NaN])
   })
 
   it('store each width exactly (int32 and uint8 wrap like their typed arrays)', () => {
