@@ -1,4 +1,4 @@
-// npm run bench:ui [-- --json]
+// npm run bench:ui [-- --json] [-- --profile=FILE]
 // The panel at scale, in Debian Chromium (issue: "The panel at scale"). The standalone page
 // (dist/page, built first when stale) is served from 127.0.0.1 and driven through its test
 // hook (`?deltascope-test`: window.__deltascope.feed(events) feeds capture events through
@@ -14,6 +14,7 @@
 // Times are taken in the page (performance.now), at the animation frame that shows the result.
 // Not part of `npm test`: timed checks belong here.
 
+import { writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { cpus, totalmem } from 'node:os'
 import { chromium, type Page } from 'playwright-core'
@@ -24,6 +25,7 @@ import { generateStream } from './generate.js'
 
 const args = new Set(process.argv.slice(2))
 const asJson = args.has('--json')
+const profilePath = [...args].find((a) => a.startsWith('--profile='))?.slice('--profile='.length) ?? null
 const log = (s: string) => { if (!asJson) console.log(s) }
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
@@ -276,7 +278,15 @@ async function main(): Promise<void> {
     let lastId = ''
     for (let r = 0; r < RUNS_A; r++) {
       if (lastId) await page.evaluate((id) => (window as unknown as { __deltascope: { feed(e: unknown[]): void } }).__deltascope.feed([{ type: 'removed', id }]), lastId)
+      // --profile=FILE: a CPU profile of the last run, for Chrome DevTools' Performance panel
+      const cdp = profilePath && r === RUNS_A - 1 ? await page.context().newCDPSession(page) : null
+      if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start') }
       const run = await bigCapture(page, r, bigWant)
+      if (cdp) {
+        const { profile } = await cdp.send('Profiler.stop')
+        writeFileSync(profilePath!, JSON.stringify(profile))
+        log(`  (CPU profile of run ${r + 1} written to ${profilePath})`)
+      }
       runs.push(run)
       lastId = run.id
       log(`  run ${r + 1}: first rows ${ms(run.firstRows)}, reply on screen ${ms(run.reply)}, every frame merged and the final reply shown ${ms(run.complete)}` +
