@@ -21,10 +21,11 @@ const BLOCK = 1 << 20
 const FIRST_BLOCK = 4096
 
 /**
- * The body as received, kept as bytes in 1 MiB blocks outside the JS heap: the garbage
- * collector never copies it, and a frame's raw text is decoded again only when someone reads
- * it (frames begin and end after a line break, an ASCII byte, so a range decodes exactly as
- * it did within the whole). Text pushed as a string is stored as its UTF-8 encoding.
+ * The body as received, kept as bytes in blocks (4 KiB growing to 1 MiB) outside the JS
+ * heap: the garbage collector never copies it, and a frame's raw text is decoded again only
+ * when someone reads it (frames begin and end after a line break, an ASCII byte, so a range
+ * decodes exactly as it did within the whole). Text pushed as a string is stored as its
+ * UTF-8 encoding.
  */
 export class BodyBytes {
   private blocks: Uint8Array[] = []
