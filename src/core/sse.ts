@@ -14,13 +14,6 @@ export class SseBlock {
   comments = 0
   fields = 0
 
-  /**
-   * `previousEvent`: the event name of the block before. Streams repeat a handful of names, so
-   * the same string is reused when the name repeats: nothing is cut out of the line, and later
-   * comparisons (the frame table's, the adapters') find identical strings at once.
-   */
-  constructor(private readonly previousEvent: string | null = null) {}
-
   /** Applies one non-blank line. */
   read(line: string): void {
     if (line.charCodeAt(0) === 0x3a) { this.comments++; return }
@@ -32,9 +25,7 @@ export class SseBlock {
       return
     }
     if (line.startsWith('event:')) {
-      const from = line.charCodeAt(6) === 0x20 ? 7 : 6
-      const previous = this.previousEvent
-      this.event = previous !== null && line.length - from === previous.length && line.endsWith(previous) ? previous : line.slice(from)
+      this.event = line.charCodeAt(6) === 0x20 ? line.slice(7) : line.slice(6)
       return
     }
     const colon = line.indexOf(':')
@@ -75,7 +66,6 @@ export function readSseBlock(raw: string): SseBlock {
 
 export function createSseSplitter(sink: FrameSink): Splitter {
   let block: SseBlock | null = null
-  let previousEvent: string | null = null
   let start = 0
   let end = 0
   let firstLine = 0
@@ -84,7 +74,6 @@ export function createSseSplitter(sink: FrameSink): Splitter {
     const b = block
     if (b === null) return
     block = null
-    if (b.event !== null) previousEvent = b.event
     if (b.isFrame) {
       const frame: RawFrame = {
         start, end, line: firstLine, event: b.event, id: b.id, retry: b.retry, data: b.data!, unterminated,
@@ -99,7 +88,7 @@ export function createSseSplitter(sink: FrameSink): Splitter {
     line(text, lineStart, lineEnd, lineNo) {
       if (text.length === 0) { dispatch(false); return }
       if (block === null) {
-        block = new SseBlock(previousEvent)
+        block = new SseBlock()
         start = lineStart
         firstLine = lineNo
       }
