@@ -21,7 +21,7 @@ const KINDS: StreamKind[] = ['openai', 'anthropic', 'ollama']
 const ROUNDS: Record<number, number> = quick ? { 1: 9, 10: 5 } : { 1: 15, 10: 9, 100: 3 }
 
 /** One contender on one input: every round's time (ms), in the order the rounds ran. */
-interface Figure { kind: StreamKind; mb: number; contender: string; rounds: number[]; ms: number; bestMs: number; mbps: number; ratioToFloor: number }
+interface Figure { kind: StreamKind; mb: number; contender: string; rounds: number[]; ms: number; mbps: number; ratioToFloor: number }
 const figures: Figure[] = []
 const log = (s: string) => { if (!asJson) console.log(s) }
 
@@ -33,12 +33,24 @@ function median(xs: number[]): number {
 }
 
 /**
- * How much faster `a` is than `b`, round by round: the machine's speed drifts by tens of
+ * How much faster `a` is than `b` (each a list of per-round times), round by round: the machine's speed drifts by tens of
  * percent over seconds (a shared VM), and two contenders timed in the same round share it,
  * so the median of the per-round ratios is steadier than the ratio of two medians.
  */
-function pairedRatio(a: Figure, b: Figure): number {
-  return median(a.rounds.map((ms, r) => b.rounds[r]! / ms))
+function pairedRatio(a: number[], b: number[]): number {
+  return median(a.map((ms, r) => b[r]! / ms))
+}
+
+/** Times every contender once a round, the order rotated so that none always runs after the same one. */
+async function timeInRounds(contenders: Contender[], rounds: number, once: (c: Contender) => Promise<number>): Promise<Map<Contender, number[]>> {
+  const times = new Map<Contender, number[]>(contenders.map((c) => [c, []]))
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < contenders.length; i++) {
+      const c = contenders[(i + r) % contenders.length]!
+      times.get(c)!.push(await once(c))
+    }
+  }
+  return times
 }
 
 async function time(c: Contender, bytes: Uint8Array, kind: StreamKind): Promise<number> {
@@ -51,23 +63,18 @@ async function time(c: Contender, bytes: Uint8Array, kind: StreamKind): Promise<
 async function race(kind: StreamKind, mb: number): Promise<void> {
   const bytes = new TextEncoder().encode(generateStream(kind, mb * 1e6))
   const contenders = CONTENDERS.filter((c) => !c.kinds || c.kinds.includes(kind))
-  const times = new Map<Contender, number[]>(contenders.map((c) => [c, []]))
   // warm-up: the first sizes also pay for JIT tiering, which is not time per MB
   for (let w = 0; w < (mb === SIZES[0] ? 4 : 1); w++) for (const c of contenders) await time(c, bytes, kind)
   const rounds = ROUNDS[mb] ?? 1
-  for (let r = 0; r < rounds; r++) {
-    // rotate the order each round so no contender always runs after the same one
-    const order = contenders.map((_, i) => contenders[(i + r) % contenders.length]!)
-    for (const c of order) times.get(c)!.push(await time(c, bytes, kind))
-  }
+  const times = await timeInRounds(contenders, rounds, (c) => time(c, bytes, kind))
   const floorRounds = times.get(floor)!
   log(`\n${kind}, ${mb} MB (${bytes.length} bytes), median of ${rounds} rounds; × floor: the median of the per-round ratios`)
   for (const c of contenders) {
     const rs = times.get(c)!
     const ms = median(rs)
     const mbps = bytes.length / 1e6 / (ms / 1000)
-    const ratioToFloor = median(rs.map((t, r) => floorRounds[r]! / t))
-    figures.push({ kind, mb, contender: c.name, rounds: rs, ms, bestMs: Math.min(...rs), mbps, ratioToFloor })
+    const ratioToFloor = pairedRatio(rs, floorRounds)
+    figures.push({ kind, mb, contender: c.name, rounds: rs, ms, mbps, ratioToFloor })
     log(`  ${c.name.padEnd(36)} ${ms.toFixed(1).padStart(9)} ms ${mbps.toFixed(1).padStart(8)} MB/s  ${ratioToFloor.toFixed(2)}× floor`)
   }
 }
@@ -119,7 +126,6 @@ async function raceSmall(): Promise<void> {
   const bodies = fixtureBodies()
   const contenders = [floor, mergeWhole, mergerWhole]
   const passes = 60
-  const times = new Map<Contender, number[]>(contenders.map((c) => [c, []]))
   const once = async (c: Contender) => {
     const t0 = performance.now()
     for (let p = 0; p < passes; p++) for (const b of bodies) await c.run(b.bytes, b.kind)
@@ -127,19 +133,14 @@ async function raceSmall(): Promise<void> {
   }
   for (const c of contenders) await once(c)
   const rounds = quick ? 5 : 9
-  for (let r = 0; r < rounds; r++) {
-    for (let i = 0; i < contenders.length; i++) {
-      const c = contenders[(i + r) % contenders.length]!
-      times.get(c)!.push(await once(c))
-    }
-  }
+  const times = await timeInRounds(contenders, rounds, once)
   const mean = bodies.reduce((n, b) => n + b.bytes.length, 0) / bodies.length
   log(`\nshort bodies: ${bodies.length} fixture bodies of the repository (${Math.round(mean)} bytes on average), each merged alone, median of ${rounds} rounds`)
   const floorRounds = times.get(floor)!
   for (const c of contenders) {
     const rs = times.get(c)!
     const us = median(rs)
-    const ratioToFloor = median(rs.map((t, r) => floorRounds[r]! / t))
+    const ratioToFloor = pairedRatio(rs, floorRounds)
     smallFigures.push({ contender: c.name, bodies: bodies.length, usPerBody: us, ratioToFloor })
     log(`  ${c.name.padEnd(38)} ${us.toFixed(1).padStart(7)} µs a body  ${ratioToFloor.toFixed(2)}× floor`)
   }
@@ -178,15 +179,15 @@ async function main(): Promise<void> {
     const at = 10
     const m = fig(kind, at, mergeWhole)!
     targets.push({ kind, name: `merge() ≥ 0.7× floor (${at} MB)`, value: `${m.ratioToFloor.toFixed(2)}×`, pass: m.ratioToFloor >= 0.7 })
-    const vsUser = pairedRatio(m, fig(kind, at, userParser)!)
+    const vsUser = pairedRatio(m.rounds, fig(kind, at, userParser)!.rounds)
     targets.push({ kind, name: `merge() ≥ 0.7× eventsource-parser + accumulate`, value: `${vsUser.toFixed(2)}×`, pass: vsUser >= 0.7 })
     const sdk = fig(kind, at, openaiSdk)
     if (sdk) {
-      const vsSdk = pairedRatio(m, sdk)
-      const floorVsSdk = pairedRatio(fig(kind, at, floor)!, sdk)
+      const vsSdk = pairedRatio(m.rounds, sdk.rounds)
+      const floorVsSdk = pairedRatio(fig(kind, at, floor)!.rounds, sdk.rounds)
       targets.push({ kind, name: 'merge() ≥ 5× the openai SDK accumulator', value: `${vsSdk.toFixed(1)}× (the floor itself: ${floorVsSdk.toFixed(1)}×)`, pass: vsSdk >= 5 })
     }
-    const slower = pairedRatio(m, fig(kind, at, push64)!)
+    const slower = pairedRatio(m.rounds, fig(kind, at, push64)!.rounds)
     targets.push({ kind, name: '64-byte pushes ≤ 1.5× whole-input time', value: `${slower.toFixed(2)}×`, pass: slower <= 1.5 })
     // growth with size is a property of the code, and the machine's noise only ever adds
     // time: the best interleaved round at each size shows the growth without the noise

@@ -2,8 +2,7 @@
 // not line up with frames (or with UTF-8 characters), with arrival times.
 
 import { readFileSync } from 'node:fs'
-import type { CapturedRequest } from '../../src/exchange/types.js'
-import type { CapturedChunk, ExportInput } from '../../src/exchange/types.js'
+import type { CapturedChunk, CapturedRequest, ExportInput } from '../../src/exchange/types.js'
 
 export const SAMPLES = ['openai-chat.sse', 'openai-responses.sse', 'anthropic.sse', 'gemini.sse', 'ollama.ndjson', 'broken.sse'] as const
 

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { merge } from '../../src/core/index.js'
 import { CHROMIUM, ensurePageBuilt, PAGE_DIST, ROOT, servePage, type ServedRequest } from '../support/browser.js'
 
-
 /** Every request the server saw: method, path, body. */
 const served: ServedRequest[] = []
 const serve = () => servePage((r) => served.push(r))
