@@ -3,7 +3,7 @@
 
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { ProviderId } from '../src/core/types.js'
+import type { ProviderId } from '../src/index.js'
 
 export interface Scenario {
   provider: ProviderId

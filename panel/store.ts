@@ -14,11 +14,9 @@
 
 import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals'
 import {
-  createMerger, type Diagnostic, type Frame, type FrameEntry, type FrameKind, type Inspection, type Merger,
+  createMerger, utf8Length, type Diagnostic, type Frame, type FrameEntry, type FrameKind, type Inspection, type Merger,
   type MergeOptions, type ProviderId, type Provenance, type Reply, type StreamError, type Transport,
-} from '../src/core/index.js'
-import { utf8Length } from '../src/core/utf8.js'
-import { providerFromContentType, providerFromUrl, recognize } from '../src/providers/index.js'
+} from '../src/index.js'
 import { urlHost, urlPath } from './format.js'
 import { ProvenanceIndex, type FieldRef } from './provenance.js'
 import type { CaptureEvent, CapturedRequest, PanelShell } from './shell.js'
@@ -333,7 +331,6 @@ interface Entry {
   /** Rows built for the frame list, valid for one merger and one provenance index. */
   described: { merger: Merger; index: Index | null; map: Map<number, Described> } | null
   /** How the provider was chosen, read from the first frames (cached once settled). */
-  reason: { merger: Merger; scanned: number; data: number; value: ProviderReason | null; settled: boolean } | null
 }
 
 function defaultSchedule(flush: () => void): void {
@@ -430,7 +427,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
       cancelReason: null, bytes: 0, firstT: null, lastT: null, endT: null, truncated: false, final: null, rev: 0,
       backlog: [], backlogTotal: 0, backlogDone: 0, latest: null, snapshotCost: 0, snapshotTimer: null, row: null, facts: null,
       index: null, indexAt: -Infinity, costPerFrame: COST_PER_FRAME, indexTimer: null, replyAt: new Map(), items: null,
-      flags: new Uint8Array(64), flagged: 0, flagTimer: null, described: null, reason: null,
+      flags: new Uint8Array(64), flagged: 0, flagTimer: null, described: null,
     }
   }
 
@@ -700,35 +697,11 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     return row
   }
 
-  /**
-   * How the core chose the provider, as its router does: forced; else the first data frame an
-   * adapter recognises (within the first 257); else the URL, the Content-Type, the default.
-   * Reads the first frames once; nothing is parsed again after that.
-   */
+  /** How the core chose the provider (forced, frames, URL, Content-Type, default): the merger says. */
   function providerReasonOf(e: Entry): ProviderReason | null {
     if (e.forced.provider) return 'forced'
-    const n = e.merger.frameCount
-    if (n === 0) return null
-    let r = e.reason
-    if (!r || r.merger !== e.merger) r = e.reason = { merger: e.merger, scanned: 0, data: 0, value: null, settled: false }
-    if (r.settled) return r.value
-    while (r.scanned < n && r.data <= 256) {
-      const seq = r.scanned++
-      if (e.merger.frameInfo(seq).kind !== 'data') continue
-      r.data++
-      const f = e.merger.frame(seq)
-      if (recognize({ seq, event: f.event, json: f.json }) !== null) {
-        r.value = 'frames'
-        r.settled = true
-        return r.value
-      }
-    }
-    if (r.data > 256 || e.final !== null) {
-      r.value = providerFromUrl(e.request.url) ? 'url' : providerFromContentType(e.request.contentType ?? undefined) ? 'content-type' : 'default'
-      r.settled = true
-      return r.value
-    }
-    return 'default' // undecided so far
+    if (e.merger.frameCount === 0) return null
+    return e.merger.providerChoice().reason
   }
 
   // ---------------------------------------------------------------- provenance
@@ -1144,7 +1117,6 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     e.index = null
     e.items = null
     e.described = null
-    e.reason = null
     e.flagged = 0
     e.replyAt.clear()
     // merge the kept chunks again: at once when small, else in slices like a large body

@@ -1,10 +1,8 @@
 // One-line descriptions of frames for the frame list. They read the core's parsed frame and
 // the provenance records; nothing here parses the wire again.
 
-import type { Frame, Provenance, Reply } from '../src/core/index.js'
+import { defaultRegistry, type Frame, type Provenance, type Reply } from '../src/index.js'
 import { oneLine } from './format.js'
-
-const KEEPALIVE = new Set(['ping', 'keepalive', 'keep-alive', 'heartbeat', 'response.keepalive'])
 
 function typeOf(json: unknown): string | null {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return null
@@ -14,17 +12,14 @@ function typeOf(json: unknown): string | null {
   return typeof o === 'string' ? o : null
 }
 
-/** An SSE event name that marks a ping or keep-alive. */
+/** An SSE event name that marks a ping or keep-alive (the adapters know which). */
 export function isKeepaliveEvent(event: string | null): boolean {
-  return event !== null && KEEPALIVE.has(event)
+  return event !== null && defaultRegistry.isKeepalive({ event, json: undefined })
 }
 
 /** Frames that carry nothing: provider pings and keep-alives. Dimmed, hideable. */
 export function isKeepalive(frame: Pick<Frame, 'event' | 'json' | 'kind'>): boolean {
-  if (frame.kind !== 'data') return false
-  if (frame.event !== null && KEEPALIVE.has(frame.event)) return true
-  const t = typeOf(frame.json)
-  return t !== null && KEEPALIVE.has(t)
+  return frame.kind === 'data' && defaultRegistry.isKeepalive({ event: frame.event, json: frame.json })
 }
 
 /** The frame's own name: its SSE event, else its JSON `type` / `object`. */

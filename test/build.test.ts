@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { merge } from '../src/core/index.js'
+import { merge } from '../src/index.js'
 
 const ROOT = new URL('../', import.meta.url).pathname
 const out = mkdtempSync(join(tmpdir(), 'deltascope-lib-'))
@@ -19,13 +19,13 @@ afterAll(() => rmSync(out, { recursive: true, force: true }))
 describe('the built library', () => {
   it('imports in plain Node with no loader and merges like the sources', () => {
     const sample = join(ROOT, 'samples/anthropic.sse')
-    const script = `import { merge } from ${JSON.stringify(join(out, 'core/index.js'))}; import { readFileSync } from 'node:fs'; process.stdout.write(JSON.stringify(merge(readFileSync(${JSON.stringify(sample)}))))`
+    const script = `import { merge } from ${JSON.stringify(join(out, 'index.js'))}; import { readFileSync } from 'node:fs'; process.stdout.write(JSON.stringify(merge(readFileSync(${JSON.stringify(sample)}))))`
     const printed = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
     expect(JSON.parse(printed)).toEqual(merge(new Uint8Array(readFileSync(sample))))
   })
 
   it('ships declarations next to the code', () => {
-    expect(readFileSync(join(out, 'core/index.d.ts'), 'utf8')).toContain('createMerger')
+    expect(readFileSync(join(out, 'index.d.ts'), 'utf8')).toContain('createMerger')
   })
 
   it('the compiled CLI runs with plain node', () => {

@@ -3,7 +3,7 @@
 // from the whole body and from the bytes pushed one by one.
 
 import { describe, expect, it } from 'vitest'
-import { createMerger, merge } from '../src/core/index.js'
+import { createMerger, merge } from '../src/index.js'
 import { loadFixtures } from './support/fixtures.js'
 
 const fixtures = loadFixtures()

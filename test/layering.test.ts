@@ -1,6 +1,7 @@
 // The one direction of flow, checked on the sources: bytes → frames → deltas → reply → view.
-// The core and the providers import no UI, capture, exchange or Node code; only src/capture
-// touches the extension APIs; the panel never imports the capture layer.
+// The core imports nothing outside itself; providers import only core types and helpers; only
+// the library face (src/index.ts) imports both, and every other layer imports the face. Only
+// src/capture touches the extension APIs; the panel never imports the capture layer.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -32,15 +33,37 @@ function code(file: string): string {
 }
 
 describe('layering', () => {
-  it('src/core and src/providers import only each other', () => {
+  it('src/core imports nothing outside src/core', () => {
     const offenders: string[] = []
-    for (const file of [...sources('src/core'), ...sources('src/providers')]) {
+    for (const file of sources('src/core')) {
+      for (const spec of imports(file)) if (!spec.startsWith('./')) offenders.push(`${file} imports ${spec}`)
+    }
+    expect(offenders).toEqual([])
+  })
+
+  it('src/providers import only each other and core types and helpers', () => {
+    const offenders: string[] = []
+    for (const file of sources('src/providers')) {
       for (const spec of imports(file)) {
-        const ok = spec.startsWith('./') || spec.startsWith('../core/') || spec.startsWith('../providers/')
+        const ok = spec.startsWith('./') || /^\.\.\/core\/(types|registry|json-error)\.js$/.test(spec)
         if (!ok) offenders.push(`${file} imports ${spec}`)
       }
     }
     expect(offenders).toEqual([])
+  })
+
+  it('only the library face imports both the core and the providers; everything else imports the face', () => {
+    const inner = /(^|\/)(core|providers)\//
+    const offenders: string[] = []
+    const outside = [...sources('src'), ...sources('panel'), ...sources('demo'), ...sources('bench')]
+      .filter((f) => !f.startsWith('src/core/') && !f.startsWith('src/providers/') && f !== 'src/index.ts')
+    for (const file of outside) {
+      for (const spec of imports(file)) if (inner.test(spec)) offenders.push(`${file} imports ${spec}`)
+    }
+    expect(offenders).toEqual([])
+    const face = imports('src/index.ts')
+    expect(face.some((s) => s.startsWith('./core/'))).toBe(true)
+    expect(face.some((s) => s.startsWith('./providers/'))).toBe(true)
   })
 
   it('only src/capture touches chrome.* / browser.* or webextension-polyfill', () => {

@@ -1,9 +1,8 @@
 // Provider and transport, as detected by the core, and selectors to force them.
 
-import type { ProviderId, Transport } from '../../src/core/index.js'
+import { PROVIDER_IDS, type ProviderId, type Transport } from '../../src/index.js'
 import { usePanel } from '../context.js'
 
-const PROVIDERS: ProviderId[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'ai-sdk', 'generic']
 const TRANSPORTS: Transport[] = ['sse', 'ndjson', 'json']
 
 export function ForceSelect() {
@@ -27,7 +26,7 @@ export function ForceSelect() {
           }}
         >
           <option value="">auto ({row.frames > 0 ? detectedProvider : '…'})</option>
-          {PROVIDERS.map((p) => <option key={p} value={p}>{p}</option>)}
+          {PROVIDER_IDS.map((p) => <option key={p} value={p}>{p}</option>)}
         </select>
       </label>
       <label title="framing">

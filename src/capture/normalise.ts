@@ -3,7 +3,7 @@
 // - the repair of bodies Chrome decoded as windows-1252 because the response named no charset;
 // - which finished responses are streams worth listing (content type, else the body's start).
 
-import { sniffTransport, transportFromContentType } from '../core/transport.js'
+import { defaultRegistry, sniffTransport, transportFromContentType } from '../index.js'
 
 /** A response body as the capture layer hands it on: text, or bytes for the core to decode. */
 export type BodyData =
@@ -184,7 +184,7 @@ export function classifyBody(head: string, final: boolean, url = ''): BodyVerdic
   const s = sniffTransport(head, final)
   if (s === null) return null
   if (s.transport === 'sse') return 'sse'
-  if (s.transport === 'json') return /:streamGenerateContent\b/.test(url) ? 'json-stream' : 'no'
+  if (s.transport === 'json') return defaultRegistry.isJsonArrayStream(url) ? 'json-stream' : 'no'
   if (s.transport !== 'ndjson') return 'no'
   let seen = 0
   let pos = 0

@@ -1,11 +1,8 @@
 // Command-line arguments → a command, or a one-line usage error. Pure: no I/O.
 
 import { parseArgs } from 'node:util'
-import type { MergeOptions, ProviderId, Transport } from '../core/types.js'
+import { PROVIDER_IDS, type MergeOptions, type ProviderId, type Transport } from '../index.js'
 
-export const PROVIDERS: readonly ProviderId[] = [
-  'openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'ai-sdk', 'generic',
-]
 export const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json']
 
 export type Command =
@@ -28,7 +25,7 @@ Commands:
 Options:
   --json                  merge: the Reply as JSON (nothing else on stdout)
                           frames: a JSON array of frames (without the parsed "json" field)
-  -p, --provider <id>     force the provider: ${PROVIDERS.join(', ')}
+  -p, --provider <id>     force the provider: ${PROVIDER_IDS.join(', ')}
   -t, --transport <t>     force the framing: ${TRANSPORTS.join(', ')}
   --content-type <type>   the response's Content-Type (helps detect the framing)
   --url <url>             the request URL (helps detect the provider)
@@ -67,8 +64,8 @@ export function parseCliArgs(argv: readonly string[]): Parsed {
   if (extra.length > 0) return usage(`${command}: one FILE only, got also ${quote(extra[0]!)}`)
   const options: MergeOptions = {}
   if (values.provider !== undefined) {
-    if (!(PROVIDERS as readonly string[]).includes(values.provider)) {
-      return usage(`--provider must be one of ${PROVIDERS.join(', ')} (got ${quote(values.provider)})`)
+    if (!(PROVIDER_IDS as readonly string[]).includes(values.provider)) {
+      return usage(`--provider must be one of ${PROVIDER_IDS.join(', ')} (got ${quote(values.provider)})`)
     }
     options.provider = values.provider as ProviderId
   }

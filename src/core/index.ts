@@ -1,8 +1,10 @@
-// Deltascope's library: the same merger the DevTools panel, the standalone page and the CLI run.
+// The core: bytes → frames → deltas → Reply, knowing no provider. The providers are handed to
+// it as a registry; the library face (src/index.ts) composes the two.
 
 export { createMerger, merge, type Merger } from './merger.js'
+export { createProviderRegistry } from './registry.js'
 export { findJsonSyntaxError, parseJson } from './json-error.js'
 export { readSseBlock } from './sse.js'
 export { sniffTransport, transportFromContentType } from './transport.js'
-export { ADAPTERS, adapterFor, providerFromUrl } from '../providers/index.js'
+export { utf8Length } from './utf8.js'
 export type * from './types.js'

@@ -11,7 +11,8 @@ import { createSseSplitter, readSseBlock } from './sse.js'
 import { FrameTable } from './frame-table.js'
 import { sniffTransport, transportFromContentType, type Sniffed } from './transport.js'
 import type {
-  Diagnostic, Frame, FrameEntry, FrameError, FrameInfo, Inspection, JsonSyntaxError, MergeOptions, Provenance, Reply, StreamError, Transport,
+  Diagnostic, Frame, FrameEntry, FrameError, FrameInfo, Inspection, JsonSyntaxError, MergeOptions, Provenance, ProviderChoice, ProviderRegistry, Reply,
+  StreamError, Transport,
 } from './types.js'
 import { Utf8Stream, utf8Length, type DecodedChunk } from './utf8.js'
 
@@ -41,6 +42,8 @@ export interface Merger {
   streamErrors(): StreamError[]
   /** Diagnostics so far, by frame, the stream as a whole first (cheap). */
   diagnostics(): Diagnostic[]
+  /** The provider and how it was chosen (frames, forced, a URL or Content-Type hint, default). */
+  providerChoice(): ProviderChoice
 }
 
 const ASCII = /^[\x00-\x7f]*$/
@@ -49,8 +52,9 @@ const DECODE_SLICE = 1 << 16
 const BATCH = 1 << 16
 const MAX_INVALID_UTF8_LISTED = 100
 
-export function createMerger(options: MergeOptions = {}): Merger {
-  return new StreamMerger(options)
+/** A merger reading the body with the providers of `registry` (the core imports none). */
+export function createMerger(registry: ProviderRegistry, options: MergeOptions = {}): Merger {
+  return new StreamMerger(registry, options)
 }
 
 /**
@@ -58,8 +62,8 @@ export function createMerger(options: MergeOptions = {}): Merger {
  * it is pushed in slices and each slice's text is dropped once its frames are done
  * (far less for the garbage collector to copy than a body held to the end).
  */
-export function merge(input: string | Uint8Array, options: MergeOptions = {}): Reply {
-  const m = new StreamMerger({ retainBody: false, ...options }, true)
+export function merge(registry: ProviderRegistry, input: string | Uint8Array, options: MergeOptions = {}): Reply {
+  const m = new StreamMerger(registry, { retainBody: false, ...options }, true)
   for (let i = 0; i < input.length || i === 0; i += DECODE_SLICE) {
     if (typeof input === 'string') m.push(input.slice(i, i + DECODE_SLICE))
     else m.pushOwned(input.subarray(i, i + DECODE_SLICE))
@@ -102,9 +106,9 @@ class StreamMerger implements Merger {
    * `replyOnly` (merge()): nothing but the Reply will be read, so frames are counted, not
    * stored, and no provenance or entries are kept.
    */
-  constructor(private readonly options: MergeOptions, private readonly replyOnly = false) {
+  constructor(private readonly registry: ProviderRegistry, private readonly options: MergeOptions, private readonly replyOnly = false) {
     this.table = new FrameTable(!replyOnly)
-    this.router = new Router(options, { provenance: !replyOnly })
+    this.router = new Router(registry, options, { provenance: !replyOnly })
     const preset = options.transport ? { transport: options.transport, reason: 'forced' } : transportFromContentType(options.contentType)
     if (preset) this.choose(preset)
   }
@@ -331,7 +335,7 @@ class StreamMerger implements Merger {
     if (!this.final.done && this.transport !== 'unknown') {
       this.framingDiagnostics.push({ frame: null, level: 'warning', code: 'no-terminal-event', message: 'the stream ended without its terminal event ([DONE], message_stop, response.completed, done:true, a Gemini finishReason): it may have been cut' })
     }
-    if (this.router.provider === 'generic' && this.table.count > 0 && !this.options.provider) {
+    if (this.router.provider === this.registry.fallback.id && this.table.count > 0 && !this.options.provider) {
       this.framingDiagnostics.push({ frame: null, level: 'warning', code: 'unknown-provider', message: 'no frame matched a known provider: frames are listed, no reply was rebuilt (force one with the provider option)' })
     }
     return this.final
@@ -406,7 +410,7 @@ class StreamMerger implements Merger {
     // a scrubber mostly moves forward: continue the last replay when it is not past `last`
     let replay = this.replay
     if (replay === null || replay.next > last + 1 || replay.provider !== this.router.provider) {
-      replay = { router: new Router({ ...this.options, provider: this.router.provider }, { provenance: false }), next: 0, provider: this.router.provider }
+      replay = { router: new Router(this.registry, { ...this.options, provider: this.router.provider }, { provenance: false }), next: 0, provider: this.router.provider }
       this.replay = replay
     }
     for (; replay.next <= last; replay.next++) {
@@ -445,6 +449,11 @@ class StreamMerger implements Merger {
   diagnostics(): Diagnostic[] {
     this.flush()
     return [...this.framingDiagnostics, ...this.router.accumulator.diagnostics].sort((a, b) => (a.frame ?? -1) - (b.frame ?? -1))
+  }
+
+  providerChoice(): ProviderChoice {
+    this.flush()
+    return this.router.choice
   }
 
   inspect(): Inspection {

@@ -2,9 +2,8 @@
 // recognises (holding earlier frames until then), so the accumulator never learns which
 // provider it is serving.
 
-import { adapterFor, providerFromContentType, providerFromUrl, recognize } from '../providers/index.js'
 import { Accumulator } from './accumulator.js'
-import type { FrameMapper, Inspection, MergeOptions, ParsedFrame, ProviderAdapter, ProviderId } from './types.js'
+import type { FrameMapper, MergeOptions, ParsedFrame, ProviderAdapter, ProviderChoice, ProviderId, ProviderReason, ProviderRegistry } from './types.js'
 
 /** How many unrecognised frames are held before falling back to a hint. */
 const MAX_PENDING = 256
@@ -14,16 +13,25 @@ export class Router {
   private adapter: ProviderAdapter | null = null
   private mapper: FrameMapper | null = null
   private pending: ParsedFrame[] = []
-  reason: Inspection['providerReason'] = 'default'
+  reason: ProviderReason = 'default'
 
   /** `provenance: false` when only the Reply will be read (see Accumulator). */
-  constructor(private readonly options: MergeOptions, accumulator: { provenance?: boolean } = {}) {
+  constructor(
+    private readonly registry: ProviderRegistry,
+    private readonly options: MergeOptions,
+    accumulator: { provenance?: boolean } = {},
+  ) {
     this.accumulator = new Accumulator(accumulator)
-    if (options.provider) this.decide(adapterFor(options.provider), 'forced')
+    if (options.provider) this.decide(registry.adapter(options.provider), 'forced')
   }
 
   get provider(): ProviderId {
     return this.adapter?.id ?? this.fallback().id
+  }
+
+  /** The provider and how it was chosen; while undecided, what the end of the body would choose. */
+  get choice(): ProviderChoice {
+    return this.adapter !== null ? { id: this.adapter.id, reason: this.reason } : this.fallback()
   }
 
   get decided(): boolean {
@@ -36,7 +44,7 @@ export class Router {
 
   frame(frame: ParsedFrame): void {
     if (this.mapper === null) {
-      const adapter = recognize(frame)
+      const adapter = this.registry.recognize(frame)
       if (adapter === null) {
         this.pending.push(frame)
         if (this.pending.length > MAX_PENDING) this.decideFallback()
@@ -58,7 +66,7 @@ export class Router {
     for (const d of this.mapper!.map(frame)) this.accumulator.apply(d, frame.seq)
   }
 
-  private decide(adapter: ProviderAdapter, reason: Inspection['providerReason']): void {
+  private decide(adapter: ProviderAdapter, reason: ProviderReason): void {
     this.adapter = adapter
     this.mapper = adapter.createMapper()
     this.reason = reason
@@ -67,16 +75,13 @@ export class Router {
     for (const f of held) this.apply(f)
   }
 
-  private fallback(): { id: ProviderId; reason: Inspection['providerReason'] } {
-    const fromUrl = providerFromUrl(this.options.url)
-    if (fromUrl) return { id: fromUrl, reason: 'url' }
-    const fromType = providerFromContentType(this.options.contentType)
-    if (fromType) return { id: fromType, reason: 'content-type' }
-    return { id: 'generic', reason: 'default' }
+  private fallback(): ProviderChoice {
+    const hint = this.registry.hint({ url: this.options.url, contentType: this.options.contentType })
+    return hint ?? { id: this.registry.fallback.id, reason: 'default' }
   }
 
   private decideFallback(): void {
     const { id, reason } = this.fallback()
-    this.decide(adapterFor(id), reason)
+    this.decide(this.registry.adapter(id), reason)
   }
 }

@@ -4,14 +4,11 @@
 
 export type Transport = 'sse' | 'ndjson' | 'json' | 'unknown'
 
-export type ProviderId =
-  | 'openai-chat'
-  | 'openai-responses'
-  | 'anthropic'
-  | 'gemini'
-  | 'ollama'
-  | 'ai-sdk'
-  | 'generic'
+/**
+ * A wire format's name, as its adapter gives it. The core knows no provider: the registry it
+ * is handed lists them (the library's default one in src/providers/index.ts).
+ */
+export type ProviderId = string
 
 // ---------------------------------------------------------------------------
 // The Reply contract (DESIGN.md §4). Small and stable: fixtures store it.
@@ -235,6 +232,43 @@ export interface ProviderAdapter {
   recognizes(frame: ParsedFrame): boolean
   /** A fresh mapper for one stream; it may keep state between frames. */
   createMapper(): FrameMapper
+  /** Request URLs that name this provider: a hint used only while no frame has told. */
+  urlPattern?: RegExp
+  /** Response Content-Types only this provider sends natively: a weaker hint than the URL. */
+  contentTypePattern?: RegExp
+  /** Request URLs whose JSON-array body is a stream (most JSON arrays are one document). */
+  jsonArrayStreamUrl?: RegExp
+  /** A frame that carries nothing (a ping, a keep-alive): listed dimmed, hideable. */
+  isKeepalive?(frame: Pick<ParsedFrame, 'event' | 'json'>): boolean
+}
+
+/** How a stream's provider was chosen. */
+export type ProviderReason = 'forced' | 'frames' | 'url' | 'content-type' | 'default'
+
+export interface ProviderChoice {
+  id: ProviderId
+  reason: ProviderReason
+}
+
+/**
+ * The wire formats the core may choose from, handed to it (the core imports no provider).
+ * Built by createProviderRegistry() from adapters, most specific first.
+ */
+export interface ProviderRegistry {
+  /** Every adapter's id, the fallback's included, in recognition order. */
+  readonly ids: readonly ProviderId[]
+  /** The adapter of that id; the fallback for an id it does not know. */
+  adapter(id: ProviderId): ProviderAdapter
+  /** The first adapter that recognises this frame, or null. */
+  recognize(frame: ParsedFrame): ProviderAdapter | null
+  /** A provider named by the request's URL, else by the response's Content-Type; null when neither tells. */
+  hint(request: { url?: string | null; contentType?: string | null }): ProviderChoice | null
+  /** True when a JSON-array body at this URL is a stream. */
+  isJsonArrayStream(url: string): boolean
+  /** True when a frame carries nothing (a provider's ping or keep-alive). */
+  isKeepalive(frame: Pick<ParsedFrame, 'event' | 'json'>): boolean
+  /** The adapter for frames no other recognises: lists them, rebuilds nothing. */
+  readonly fallback: ProviderAdapter
 }
 
 export interface FrameMapper {
@@ -310,7 +344,7 @@ export interface Inspection {
   transport: Transport
   provider: ProviderId
   /** How the provider was chosen. */
-  providerReason: 'forced' | 'frames' | 'url' | 'content-type' | 'default'
+  providerReason: ProviderReason
   frames: Frame[]
   entries: FrameEntry[]
   streamErrors: StreamError[]

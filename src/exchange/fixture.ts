@@ -3,8 +3,8 @@
 // as received, the network chunks with their times (ms since the request started), and the
 // Reply the merger rebuilt from them.
 
-import { createMerger } from '../core/merger.js'
-import type { MergeOptions, ProviderId, Reply, Transport } from '../core/types.js'
+import { createMerger, PROVIDER_IDS } from '../index.js'
+import type { MergeOptions, ProviderId, Reply, Transport } from '../index.js'
 import { assembleBody, base64Decode, base64Encode, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { redactBody, redactHeaders, redactUrl } from './redact.js'
 import type { CapturedChunk, ExportInput, ExportOptions, ForcedOptions, Header } from './types.js'
@@ -252,7 +252,6 @@ export function parseFixture(json: string | unknown): Fixture {
   return fixture
 }
 
-const PROVIDERS: readonly ProviderId[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'ai-sdk', 'generic']
 const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json', 'unknown']
 
 type Obj = Record<string, unknown>
@@ -339,7 +338,7 @@ class Checker {
   forced(f: unknown): ForcedOptions {
     if (!isObject(f)) this.fail('forced', 'an object {provider?, transport?}', f)
     const out: ForcedOptions = {}
-    if (f.provider !== undefined) out.provider = this.oneOf(f.provider, PROVIDERS, 'forced.provider')
+    if (f.provider !== undefined) out.provider = this.oneOf(f.provider, PROVIDER_IDS, 'forced.provider')
     if (f.transport !== undefined) out.transport = this.oneOf(f.transport, TRANSPORTS, 'forced.transport')
     return out
   }
@@ -370,7 +369,7 @@ class Checker {
   reply(r: unknown, path: string): Reply {
     if (!isObject(r)) this.fail(path, 'the Reply object', r)
     const transport = this.oneOf(r.transport, TRANSPORTS, `${path}.transport`)
-    const provider = this.oneOf(r.provider, PROVIDERS, `${path}.provider`)
+    const provider = this.oneOf(r.provider, PROVIDER_IDS, `${path}.provider`)
     const done = this.boolean(r, 'done', path)
     const frameCount = r.frameCount
     if (!Number.isInteger(frameCount) || (frameCount as number) < 0) this.fail(`${path}.frameCount`, 'a whole number', frameCount)

@@ -9,7 +9,7 @@
 // base64 for binary types, no text for EventSource) and Firefox's (text for SSE) — as
 // captured requests with their bodies. Everything else is counted, not listed.
 
-import { sniffTransport, transportFromContentType } from '../core/transport.js'
+import { defaultRegistry, sniffTransport, transportFromContentType } from '../index.js'
 import { assembleBody, base64Decode, base64Encode, utf8DecodeLossy, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { TOOL_VERSION } from './fixture.js'
 import { redactBody, redactHeaders, redactUrl } from './redact.js'
@@ -312,7 +312,7 @@ export function sniffsAsStream(body: string | Uint8Array, url = ''): boolean {
   const sniffed = sniffTransport(head, true)
   if (sniffed === null) return false
   if (sniffed.transport === 'sse') return true
-  if (sniffed.transport === 'json') return /:streamGenerateContent\b/.test(url)
+  if (sniffed.transport === 'json') return defaultRegistry.isJsonArrayStream(url)
   if (sniffed.transport !== 'ndjson') return false
   const lines = head.split(/\r\n|\r|\n/).filter((l) => l.trim() !== '')
   if (lines.length < 2) return false

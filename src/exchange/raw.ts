@@ -1,8 +1,8 @@
 // The raw body as a file of its own (.sse / .ndjson / .json / .txt), and JSON Lines of the
 // frames' data payloads.
 
-import { sniffTransport, transportFromContentType } from '../core/transport.js'
-import type { Frame, Transport } from '../core/types.js'
+import { sniffTransport, transportFromContentType } from '../index.js'
+import type { Frame, Transport } from '../index.js'
 import { assembleBody } from './bytes.js'
 
 export interface RawExport {

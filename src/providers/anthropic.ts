@@ -4,7 +4,7 @@
 // There is one choice (0); tool calls are keyed by the content block index.
 
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
-import { errorDelta, index, isObject, str, usageObject, type JsonObject } from './shared.js'
+import { errorDelta, index, isObject, str, typeField, usageObject, type JsonObject } from './shared.js'
 
 /** Event types no other wire format uses: one of them is enough to name the stream. */
 const OWN_TYPES: ReadonlySet<string> = new Set([
@@ -17,6 +17,8 @@ const TOOL_BLOCKS: ReadonlySet<string> = new Set(['tool_use', 'server_tool_use',
 
 export const anthropic: ProviderAdapter = {
   id: 'anthropic',
+  urlPattern: /\/v1\/messages\b/,
+  isKeepalive: (frame) => frame.event === 'ping' || typeField(frame.json) === 'ping',
   recognizes(frame) {
     const j = frame.json
     if (!isObject(j)) return false

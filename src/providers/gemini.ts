@@ -10,6 +10,9 @@ import { arr, errorDelta, index, isObject, str, usageObject, type JsonObject } f
 
 export const gemini: ProviderAdapter = {
   id: 'gemini',
+  urlPattern: /:streamGenerateContent\b|generativelanguage\.googleapis|aiplatform\.googleapis/,
+  // without ?alt=sse the stream is one JSON array, its elements arriving as they are made
+  jsonArrayStreamUrl: /:streamGenerateContent\b/,
   recognizes(frame) {
     const j = frame.json
     if (!isObject(j)) return false

@@ -1,7 +1,8 @@
-// The registry of wire formats, and how a stream's provider is chosen.
-// Adding a provider: one module exporting a ProviderAdapter, one line in ADAPTERS, fixtures.
+// The wire formats Deltascope reads: the one list of providers, and the registry the library
+// hands to the core. Adding a format: its adapter module, its fixtures, and one line below.
 
-import type { ParsedFrame, ProviderAdapter, ProviderId } from '../core/types.js'
+import { createProviderRegistry } from '../core/registry.js'
+import type { ProviderAdapter, ProviderRegistry } from '../core/types.js'
 import { aiSdk } from './ai-sdk.js'
 import { anthropic } from './anthropic.js'
 import { gemini } from './gemini.js'
@@ -10,36 +11,32 @@ import { ollama } from './ollama.js'
 import { openaiChat } from './openai-chat.js'
 import { openaiResponses } from './openai-responses.js'
 
-/** Most specific first: the first adapter that recognizes a frame wins. */
-export const ADAPTERS: readonly ProviderAdapter[] = [
+/**
+ * Every adapter by its id, most specific first: the first adapter that recognises a frame
+ * wins. `generic`, last, recognises nothing: it is the fallback.
+ */
+const ADAPTERS = {
   anthropic,
-  openaiResponses,
+  'openai-responses': openaiResponses,
   gemini,
   ollama,
-  aiSdk,
-  openaiChat,
-]
+  'ai-sdk': aiSdk,
+  'openai-chat': openaiChat,
+  generic,
+} as const satisfies Record<string, ProviderAdapter>
 
-export function adapterFor(id: ProviderId): ProviderAdapter {
-  return ADAPTERS.find((a) => a.id === id) ?? generic
+/** A provider the default registry knows. */
+export type KnownProviderId = keyof typeof ADAPTERS
+
+/** The one list of known providers: menus, validators and the CLI derive from it. */
+export const PROVIDER_IDS = Object.keys(ADAPTERS) as readonly KnownProviderId[]
+
+export function isKnownProviderId(v: unknown): v is KnownProviderId {
+  return typeof v === 'string' && Object.hasOwn(ADAPTERS, v)
 }
 
-export function recognize(frame: ParsedFrame): ProviderAdapter | null {
-  return ADAPTERS.find((a) => a.recognizes(frame)) ?? null
-}
-
-/** A hint from the request URL, used only while no frame has told. */
-export function providerFromUrl(url: string | undefined): ProviderId | null {
-  if (!url) return null
-  if (/\/v1\/messages\b/.test(url)) return 'anthropic'
-  if (/\/responses\b/.test(url)) return 'openai-responses'
-  if (/\/chat\/completions\b/.test(url)) return 'openai-chat'
-  if (/:streamGenerateContent\b|generativelanguage\.googleapis|aiplatform\.googleapis/.test(url)) return 'gemini'
-  if (/\/api\/(chat|generate)\b/.test(url)) return 'ollama'
-  return null
-}
-
-/** A hint from the response's Content-Type: only Ollama sends NDJSON natively. */
-export function providerFromContentType(contentType: string | undefined): ProviderId | null {
-  return contentType && /ndjson/i.test(contentType) ? 'ollama' : null
-}
+/** The registry the library, the CLI, the panel and the page hand to the core. */
+export const defaultRegistry: ProviderRegistry = createProviderRegistry(
+  Object.values(ADAPTERS).filter((a) => a !== generic),
+  generic,
+)

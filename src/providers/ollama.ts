@@ -15,6 +15,9 @@ const COUNTERS = [
 
 export const ollama: ProviderAdapter = {
   id: 'ollama',
+  urlPattern: /\/api\/(chat|generate)\b/,
+  // only Ollama sends NDJSON natively
+  contentTypePattern: /ndjson/i,
   recognizes(frame) {
     const j = frame.json
     if (!isObject(j)) return false

@@ -6,6 +6,7 @@ import { argumentsText, arr, errorDelta, index, isObject, str, usageObject, type
 
 export const openaiChat: ProviderAdapter = {
   id: 'openai-chat',
+  urlPattern: /\/chat\/completions\b/,
   recognizes(frame) {
     const j = frame.json
     if (!isObject(j)) return false

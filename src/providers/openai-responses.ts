@@ -15,12 +15,17 @@
 // have it: the streamed parts, with that part's text replaced by its final value.
 
 import type { Channel, Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
-import { arr, errorDelta, index, isObject, str, usageObject, type JsonObject } from './shared.js'
+import { arr, errorDelta, index, isObject, str, typeField, usageObject, type JsonObject } from './shared.js'
 
 const CHOICE = 0
 
+/** Events that only keep the connection open. */
+const KEEPALIVE_TYPES: ReadonlySet<string> = new Set(['keepalive', 'response.keepalive'])
+
 export const openaiResponses: ProviderAdapter = {
   id: 'openai-responses',
+  urlPattern: /\/responses\b/,
+  isKeepalive: (frame) => KEEPALIVE_TYPES.has(frame.event ?? '') || KEEPALIVE_TYPES.has(typeField(frame.json) ?? ''),
   recognizes(frame) {
     const t = isObject(frame.json) ? str(frame.json['type']) : null
     return t !== null && t.startsWith('response.')

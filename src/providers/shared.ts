@@ -8,6 +8,12 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
+/** A frame's JSON `type` (or OpenAI's `object`) when it is a string. */
+export function typeField(json: unknown): string | null {
+  if (!isObject(json)) return null
+  return str(json['type']) ?? str(json['object'])
+}
+
 export function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null
 }

@@ -41,7 +41,7 @@ describe('parseCliArgs', () => {
     expect(message(['merge', 'x', '-p'])).toBe('option --provider needs a value')
     expect(message(['merge', 'x', '--json=yes'])).toBe('option --json takes no value')
     expect(message(['merge', 'x', '--provider', 'claude'])).toBe(
-      '--provider must be one of openai-chat, openai-responses, anthropic, gemini, ollama, ai-sdk, generic (got "claude")')
+      '--provider must be one of anthropic, openai-responses, gemini, ollama, ai-sdk, openai-chat, generic (got "claude")')
     expect(message(['merge', 'x', '--transport', 'unknown'])).toBe('--transport must be one of sse, ndjson, json (got "unknown")')
   })
 })

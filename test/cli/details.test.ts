@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { streamDetails } from '../../src/cli/details.js'
-import { createMerger, type Merger } from '../../src/core/index.js'
+import { createMerger, type Merger } from '../../src/index.js'
 
 const root = new URL('../../', import.meta.url).pathname
 

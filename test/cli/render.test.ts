@@ -4,7 +4,7 @@ import {
   renderSummary, renderUsage, safeLine, safeText, type ReplyView,
 } from '../../src/cli/render.js'
 import { ANSI, PLAIN, wantsColor } from '../../src/cli/style.js'
-import type { Frame, Reply, ReplyChoice } from '../../src/core/types.js'
+import type { Frame, Reply, ReplyChoice } from '../../src/index.js'
 
 const lines = (...l: string[]) => l.join('\n') + '\n'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Float64Column, Int32Column, Uint8Column } from '../../src/core/column.js'
-import { createMerger } from '../../src/core/index.js'
+import { createMerger } from '../../src/index.js'
 
 describe('paged columns', () => {
   it('keep every value across the first page doubling and the fixed pages after it', () => {

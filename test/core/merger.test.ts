@@ -2,7 +2,7 @@
 // accessors, and a body that is not retained.
 
 import { describe, expect, it } from 'vitest'
-import { createMerger, merge } from '../../src/core/index.js'
+import { createMerger, merge } from '../../src/index.js'
 
 const STREAM = [
   'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}\n\n',

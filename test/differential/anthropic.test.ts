@@ -10,7 +10,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { merge, type Reply } from '../../src/core/index.js'
+import { merge, type Reply } from '../../src/index.js'
 import {
   argumentsObjectArb, buildSse, chunkBytes, chunkSizesArb, fixturesFor, forbiddenFetch, fragmentedTextArb, isObj,
   oracleFetch, oursChunked, splitAt, sseStyleArb, withoutNulls, type FetchLog, type Fragmented, type Ours, type SseEvent,

@@ -9,7 +9,7 @@
 import OpenAI from 'openai'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { merge, type MergeOptions, type Reply } from '../../src/core/index.js'
+import { merge, type MergeOptions, type Reply } from '../../src/index.js'
 import {
   argumentsObjectArb, buildSse, chunkBytes, chunkSizesArb, fixturesFor, forbiddenFetch, fragmentedTextArb, interleave,
   isObj, oracleFetch, oursChunked, splitAt, sseStyleArb, withoutNulls, type FetchLog, type Fragmented, type Ours,

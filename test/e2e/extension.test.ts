@@ -21,8 +21,8 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoServer } from '../../demo/server.js'
-import { merge } from '../../src/core/index.js'
-import type { Reply } from '../../src/core/index.js'
+import { merge } from '../../src/index.js'
+import type { Reply } from '../../src/index.js'
 import {
   CHROMIUM,
   ROOT,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { merge } from '../../src/core/index.js'
+import { merge } from '../../src/index.js'
 import { base64Encode, utf8Encode } from '../../src/exchange/bytes.js'
 import { TOOL_VERSION } from '../../src/exchange/fixture.js'
 import { HarError, parseHar, sniffsAsStream, toHar } from '../../src/exchange/har.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createMerger } from '../../src/core/index.js'
+import { createMerger } from '../../src/index.js'
 import { base64Decode, base64Encode, utf8Encode } from '../../src/exchange/bytes.js'
 import { exportFileName } from '../../src/exchange/filename.js'
 import { toJsonLines, toRawBody } from '../../src/exchange/raw.js'

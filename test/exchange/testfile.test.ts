@@ -68,7 +68,7 @@ describe('toTestFile: the generated files pass under vitest and typecheck', () =
 
   it('replays into the real merger (and fails when the Reply is wrong)', async () => {
     mkdirSync(dir, { recursive: true })
-    const importFrom = '../../../src/core/index.js'
+    const importFrom = '../../../src/index.js'
     const binary = new Uint8Array([...utf8Encode('data: {"choices":[{"index":0,"delta":{"content":"a'), 0xff, ...utf8Encode('"}}]}\n\ndata: [DONE]\n\n')])
     const fixtures: Record<string, Fixture> = {
       anthropic: toFixture(sampleInput('anthropic.sse'), { exportedAt: EXPORTED_AT }),

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { merge } from '../../src/core/index.js'
+import { merge } from '../../src/index.js'
 import { CHROMIUM, ensurePageBuilt, PAGE_DIST, ROOT, servePage, type ServedRequest } from '../support/browser.js'
 
 /** Every request the server saw: method, path, body. */

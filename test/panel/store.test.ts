@@ -2,7 +2,7 @@
 
 import { effect } from '@preact/signals'
 import { describe, expect, it } from 'vitest'
-import { merge } from '../../src/core/index.js'
+import { merge } from '../../src/index.js'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
 import { createPanelStore, type FrameItem, type PanelStore, type StoreOptions } from '../../panel/store.js'
 
@@ -500,8 +500,8 @@ describe('panel store', () => {
     tick()
     const reason = (id: string) => { store.select(id); return store.selection.value!.providerReason }
     expect(reason('r1')).toBe('frames')
-    // undecided while it streams, then the URL's hint
-    expect(reason('u')).toBe('default')
+    // no frame has told: the URL's hint, while it streams and after
+    expect(reason('u')).toBe('url')
     store.apply({ type: 'finished', id: 'u', t: null })
     tick()
     expect(reason('u')).toBe('url')

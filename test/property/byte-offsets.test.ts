@@ -12,7 +12,7 @@
 
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { MergeOptions } from '../../src/core/index.js'
+import type { MergeOptions } from '../../src/index.js'
 import {
   BOM, concat, cut, decodedBody, enc, entryView, expectedInvalidUtf8, expectOffsetsMatchBytes, frameView, hasBom,
   invalidUtf8Diagnostics, mergeChunks, oneByteCuts, randomCuts, whatwgDecode, type Merged,

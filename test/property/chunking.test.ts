@@ -5,8 +5,8 @@
 
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createMerger, merge } from '../../src/core/index.js'
-import type { MergeOptions } from '../../src/core/index.js'
+import { createMerger, merge } from '../../src/index.js'
+import type { MergeOptions } from '../../src/index.js'
 import {
   chunkInvariantView, cut, cutsInsideCrlf, cutsInsideMultibyte, enc, jsonArrayStream, mergeChunks, ndjsonStream,
   oneByteCuts, randomCuts, sseStream, wireFixtures, type Merged,

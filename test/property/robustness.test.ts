@@ -8,8 +8,8 @@
 
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createMerger, merge } from '../../src/core/index.js'
-import type { Inspection, MergeOptions, Reply } from '../../src/core/index.js'
+import { createMerger, merge } from '../../src/index.js'
+import type { Inspection, MergeOptions, Reply } from '../../src/index.js'
 import { concat, enc, expectOffsetsMatchBytes, mergeChunks, wireFixtures } from '../support/property.js'
 
 const fixtures = wireFixtures()

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest'
 import { aiSdk } from '../../src/providers/ai-sdk.js'
-import { ADAPTERS, recognize } from '../../src/providers/index.js'
+import { defaultRegistry } from '../../src/providers/index.js'
 import { Accumulator } from '../../src/core/accumulator.js'
-import type { Delta, FrameMapper } from '../../src/core/types.js'
+import type { Delta, FrameMapper } from '../../src/index.js'
 
 type Part = Record<string, unknown>
 
@@ -63,12 +63,12 @@ describe('aiSdk.recognizes', () => {
   })
 
   it('is registered, and wins only on its own frames', () => {
-    expect(ADAPTERS).toContain(aiSdk)
-    expect(recognize({ seq: 0, event: null, json: { type: 'text-delta', id: '0', delta: 'a' } })?.id).toBe('ai-sdk')
-    expect(recognize({ seq: 0, event: null, json: { type: 'start-step' } })?.id).toBe('ai-sdk')
-    expect(recognize({ seq: 0, event: null, json: start })).toBeNull()
-    expect(recognize({ seq: 0, event: 'message_start', json: { type: 'message_start', message: {} } })?.id).toBe('anthropic')
-    expect(recognize({ seq: 0, event: null, json: { object: 'chat.completion.chunk', choices: [] } })?.id).toBe('openai-chat')
+    expect(defaultRegistry.adapter('ai-sdk')).toBe(aiSdk)
+    expect(defaultRegistry.recognize({ seq: 0, event: null, json: { type: 'text-delta', id: '0', delta: 'a' } })?.id).toBe('ai-sdk')
+    expect(defaultRegistry.recognize({ seq: 0, event: null, json: { type: 'start-step' } })?.id).toBe('ai-sdk')
+    expect(defaultRegistry.recognize({ seq: 0, event: null, json: start })).toBeNull()
+    expect(defaultRegistry.recognize({ seq: 0, event: 'message_start', json: { type: 'message_start', message: {} } })?.id).toBe('anthropic')
+    expect(defaultRegistry.recognize({ seq: 0, event: null, json: { object: 'chat.completion.chunk', choices: [] } })?.id).toBe('openai-chat')
   })
 })
 

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { anthropic } from '../../src/providers/anthropic.js'
 import { Accumulator } from '../../src/core/accumulator.js'
-import type { Delta, FrameMapper } from '../../src/core/types.js'
+import type { Delta, FrameMapper } from '../../src/index.js'
 
 /** Feeds [event, json] pairs through one mapper; returns the deltas per frame. */
 function mapAll(frames: Array<[string | null, unknown]>, mapper: FrameMapper = anthropic.createMapper()): Delta[][] {

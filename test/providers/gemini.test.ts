@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { gemini } from '../../src/providers/gemini.js'
 import { Accumulator } from '../../src/core/accumulator.js'
-import type { Delta, FrameMapper } from '../../src/core/types.js'
+import type { Delta, FrameMapper } from '../../src/index.js'
 
 function mapAll(frames: unknown[], mapper: FrameMapper = gemini.createMapper()): Delta[][] {
   return frames.map((json, seq) => mapper.map({ seq, event: null, json }))

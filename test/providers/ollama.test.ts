@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { ollama } from '../../src/providers/ollama.js'
 import { Accumulator } from '../../src/core/accumulator.js'
-import type { Delta } from '../../src/core/types.js'
+import type { Delta } from '../../src/index.js'
 
 function mapAll(lines: unknown[]): Delta[][] {
   const mapper = ollama.createMapper()

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { openaiResponses } from '../../src/providers/openai-responses.js'
 import { Accumulator } from '../../src/core/accumulator.js'
-import type { Delta } from '../../src/core/types.js'
+import type { Delta } from '../../src/index.js'
 
 type Ev = Record<string, unknown>
 

@@ -3,7 +3,7 @@
 
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { MergeOptions, Reply } from '../../src/core/index.js'
+import type { MergeOptions, Reply } from '../../src/index.js'
 
 export interface FixtureCase {
   name: string

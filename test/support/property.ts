@@ -6,8 +6,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { expect } from 'vitest'
-import { createMerger } from '../../src/core/index.js'
-import type { Frame, FrameEntry, Inspection, MergeOptions, Reply } from '../../src/core/index.js'
+import { createMerger } from '../../src/index.js'
+import type { Frame, FrameEntry, Inspection, MergeOptions, Reply } from '../../src/index.js'
 import { loadFixtures, type FixtureCase } from './fixtures.js'
 
 export const enc = new TextEncoder()
