@@ -3,7 +3,7 @@
 
 import { createParser } from 'eventsource-parser'
 import OpenAI from 'openai'
-import { createMerger, merge } from '../src/index.js'
+import { createMerger, merge } from '../src/library.js'
 import type { StreamKind } from './generate.js'
 
 export interface Contender {

@@ -5,7 +5,7 @@
 //   chunks, keeping the body and every frame for inspection (what the panel does).
 
 import { readFileSync } from 'node:fs'
-import { createMerger, merge } from '../src/index.js'
+import { createMerger, merge } from '../src/library.js'
 
 const [file, mode] = [process.argv[2]!, process.argv[3] as 'merge' | 'retain']
 const bytes: Uint8Array = readFileSync(file) // a Buffer is a Uint8Array: no second copy

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { merge } from '../src/index.js'
+import { merge } from '../src/library.js'
 import { CONTENDERS, floor, mergerWhole, mergeWhole, openaiSdk, push64, userParser, type Contender } from './contenders.js'
 import { generateStream, type StreamKind } from './generate.js'
 

@@ -3,7 +3,7 @@
 
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { ProviderId } from '../src/index.js'
+import type { ProviderId } from '../src/library.js'
 
 export interface Scenario {
   provider: ProviderId

@@ -1,7 +1,7 @@
 // How a mock endpoint mangles and paces a recorded body: an injected broken frame, a cut,
 // and network chunks that do not line up with frames.
 
-import type { ProviderId } from '../src/index.js'
+import type { ProviderId } from '../src/library.js'
 
 /** A frame whose JSON is cut short, in the provider's own framing. */
 export function brokenFrame(provider: ProviderId): string {

@@ -5,7 +5,7 @@
 // nothing per click. Building the index is one pass over typed arrays (no object per frame):
 // a few milliseconds for 150,000 records.
 
-import type { Channel, Provenance } from '../src/index.js'
+import type { Channel, Provenance } from '../src/library.js'
 
 /** One text field of the reply: a channel of a choice, or the arguments of one tool call. */
 export interface FieldRef {

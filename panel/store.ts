@@ -16,7 +16,7 @@ import { batch, computed, signal, type ReadonlySignal, type Signal } from '@prea
 import {
   createMerger, utf8Length, type Diagnostic, type Frame, type FrameEntry, type FrameKind, type Inspection, type Merger,
   type MergeOptions, type ProviderId, type Provenance, type Reply, type StreamError, type Transport,
-} from '../src/index.js'
+} from '../src/library.js'
 import { urlHost, urlPath } from './format.js'
 import { ProvenanceIndex, type FieldRef } from './provenance.js'
 import type { CaptureEvent, CapturedRequest, PanelShell } from './shell.js'

@@ -1,7 +1,7 @@
 // One-line descriptions of frames for the frame list. They read the core's parsed frame and
 // the provenance records; nothing here parses the wire again.
 
-import { defaultRegistry, type Frame, type Provenance, type Reply } from '../src/index.js'
+import { defaultRegistry, type Frame, type Provenance, type Reply } from '../src/library.js'
 import { oneLine } from './format.js'
 
 function typeOf(json: unknown): string | null {

@@ -1,29 +1,5 @@
-// Deltascope's library face: the core (which knows no provider) composed with the default
-// provider registry. The CLI, the exchange formats, the panel and the page import this, never
-// core internals; `package.json` exports it as `deltascope`.
+// The package's entry (`deltascope`): the library face and the debugger built on it.
+// (The composition lives in library.ts so that modules one floor up can use it without an
+// import cycle through this file.)
 
-import * as core from './core/index.js'
-import type { MergeOptions, Merger, ProviderRegistry, Reply } from './core/index.js'
-import { defaultRegistry } from './providers/index.js'
-
-export {
-  createProviderRegistry, findJsonSyntaxError, parseJson, readSseBlock, sniffTransport, transportFromContentType, utf8Length,
-} from './core/index.js'
-export type * from './core/types.js'
-export type { Merger } from './core/index.js'
-export { defaultRegistry, isKnownProviderId, PROVIDER_IDS, type KnownProviderId } from './providers/index.js'
-
-/** Merge options of the library: the core's, plus the providers to read with (default: all known). */
-export interface LibraryMergeOptions extends MergeOptions {
-  registry?: ProviderRegistry
-}
-
-/** A merger fed piece by piece (`push`, then `end`), with every frame readable on the way. */
-export function createMerger(options: LibraryMergeOptions = {}): Merger {
-  return core.createMerger(options.registry ?? defaultRegistry, options)
-}
-
-/** The Reply of a whole body, keeping nothing else (the fastest way to read a body). */
-export function merge(input: string | Uint8Array, options: LibraryMergeOptions = {}): Reply {
-  return core.merge(options.registry ?? defaultRegistry, input, options)
-}
+export * from './library.js'

@@ -25,7 +25,8 @@ describe('the built library', () => {
   })
 
   it('ships declarations next to the code', () => {
-    expect(readFileSync(join(out, 'index.d.ts'), 'utf8')).toContain('createMerger')
+    expect(readFileSync(join(out, 'library.d.ts'), 'utf8')).toContain('createMerger')
+    expect(readFileSync(join(out, 'index.d.ts'), 'utf8')).toContain("export * from './library.js'")
   })
 
   it('the compiled CLI runs with plain node', () => {

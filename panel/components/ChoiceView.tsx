@@ -1,7 +1,7 @@
 // One choice: reasoning (collapsible), content, refusal, tool calls, finish reason.
 
 import { useState } from 'preact/hooks'
-import type { ReplyChoice } from '../../src/index.js'
+import type { ReplyChoice } from '../../src/library.js'
 import type { Highlight } from '../store.js'
 import { ToolCallView } from './ToolCallView.js'
 import { TracedText } from './TracedText.js'

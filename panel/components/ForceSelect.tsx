@@ -1,6 +1,6 @@
 // Provider and transport, as detected by the core, and selectors to force them.
 
-import { PROVIDER_IDS, type ProviderId, type Transport } from '../../src/index.js'
+import { PROVIDER_IDS, type ProviderId, type Transport } from '../../src/library.js'
 import { usePanel } from '../context.js'
 
 const TRANSPORTS: Transport[] = ['sse', 'ndjson', 'json']

@@ -2,7 +2,7 @@
 // raw string. The raw string is shown (and traced) when the selected frame wrote into it.
 
 import { useState } from 'preact/hooks'
-import type { ReplyToolCall } from '../../src/index.js'
+import type { ReplyToolCall } from '../../src/library.js'
 import type { FieldRef } from '../provenance.js'
 import type { Highlight } from '../store.js'
 import { TracedText } from './TracedText.js'

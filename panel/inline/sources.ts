@@ -5,7 +5,7 @@
 
 import { importBytes, importText, type ImportResult } from '../../src/exchange/import.js'
 import type { ForcedOptions } from '../../src/exchange/types.js'
-import type { Reply } from '../../src/index.js'
+import type { Reply } from '../../src/library.js'
 import type { CapturedRequest } from '../shell.js'
 
 export interface StreamInput {

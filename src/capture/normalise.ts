@@ -3,7 +3,7 @@
 // - the repair of bodies Chrome decoded as windows-1252 because the response named no charset;
 // - which finished responses are streams worth listing (content type, else the body's start).
 
-import { defaultRegistry, sniffTransport, transportFromContentType } from '../index.js'
+import { defaultRegistry, sniffTransport, transportFromContentType } from '../library.js'
 
 /** A response body as the capture layer hands it on: text, or bytes for the core to decode. */
 export type BodyData =

@@ -1,7 +1,7 @@
 // Command-line arguments → a command, or a one-line usage error. Pure: no I/O.
 
 import { parseArgs } from 'node:util'
-import { PROVIDER_IDS, type MergeOptions, type ProviderId, type Transport } from '../index.js'
+import { PROVIDER_IDS, type MergeOptions, type ProviderId, type Transport } from '../library.js'
 
 export const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json']
 

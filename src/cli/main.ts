@@ -3,8 +3,8 @@
 // Exit 0 clean; 1 broken frame, no terminal event or a provider stream error; 2 bad usage or
 // an unreadable file (one line on stderr).
 
-import { createMerger, type Merger } from '../index.js'
-import type { MergeOptions, Reply } from '../index.js'
+import { createMerger, type Merger } from '../library.js'
+import type { MergeOptions, Reply } from '../library.js'
 import { HELP, parseCliArgs } from './args.js'
 import { streamDetails, type StreamDetails } from './details.js'
 import { InputError, Output, openInput, packageVersion, readChunks } from './io.js'

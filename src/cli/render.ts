@@ -2,7 +2,7 @@
 // Wire text is untrusted: control characters (ESC, CR, C1, bidi overrides) are shown
 // escaped, never sent to the terminal as they are.
 
-import type { Diagnostic, Frame, Reply, ReplyChoice, ReplyToolCall, StreamError } from '../index.js'
+import type { Diagnostic, Frame, Reply, ReplyChoice, ReplyToolCall, StreamError } from '../library.js'
 import { PLAIN, type Style } from './style.js'
 
 export interface ReplyView {

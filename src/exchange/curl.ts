@@ -1,7 +1,7 @@
 // Copy as cURL: a command for any POSIX shell (sh, dash, bash, zsh). Every argument is
 // single-quoted, so nothing in it is expanded ($, `, \, !, newlines stay literal).
 
-import { transportFromContentType } from '../index.js'
+import { transportFromContentType } from '../library.js'
 import { redactBody, redactHeaders, redactUrl } from './redact.js'
 import type { CapturedRequest } from './types.js'
 

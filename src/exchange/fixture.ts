@@ -3,8 +3,8 @@
 // as received, the network chunks with their times (ms since the request started), and the
 // Reply the merger rebuilt from them.
 
-import { createMerger, PROVIDER_IDS } from '../index.js'
-import type { MergeOptions, ProviderId, Reply, Transport } from '../index.js'
+import { createMerger, PROVIDER_IDS } from '../library.js'
+import type { MergeOptions, ProviderId, Reply, Transport } from '../library.js'
 import { assembleBody, base64Decode, base64Encode, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { redactBody, redactHeaders, redactUrl } from './redact.js'
 import type { CapturedChunk, ExportInput, ExportOptions, ForcedOptions, Header } from './types.js'

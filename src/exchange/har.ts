@@ -9,7 +9,7 @@
 // base64 for binary types, no text for EventSource) and Firefox's (text for SSE) — as
 // captured requests with their bodies. Everything else is counted, not listed.
 
-import { defaultRegistry, sniffTransport, transportFromContentType } from '../index.js'
+import { defaultRegistry, sniffTransport, transportFromContentType } from '../library.js'
 import { assembleBody, base64Decode, base64Encode, utf8DecodeLossy, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { TOOL_VERSION } from './fixture.js'
 import { redactBody, redactHeaders, redactUrl } from './redact.js'

@@ -3,8 +3,8 @@
 // turned into captured requests with their chunks, and into the CaptureEvents a panel store
 // applies.
 
-import { sniffTransport, transportFromContentType } from '../index.js'
-import type { Reply } from '../index.js'
+import { sniffTransport, transportFromContentType } from '../library.js'
+import type { Reply } from '../library.js'
 import { utf8DecodeStrict } from './bytes.js'
 import { FixtureError, checkFixture, fixtureChunks, parseFixture } from './fixture.js'
 import { HarError, parseHar } from './har.js'

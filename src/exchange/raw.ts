@@ -1,8 +1,8 @@
 // The raw body as a file of its own (.sse / .ndjson / .json / .txt), and JSON Lines of the
 // frames' data payloads.
 
-import { sniffTransport, transportFromContentType } from '../index.js'
-import type { Frame, Transport } from '../index.js'
+import { sniffTransport, transportFromContentType } from '../library.js'
+import type { Frame, Transport } from '../library.js'
 import { assembleBody } from './bytes.js'
 
 export interface RawExport {

@@ -2,7 +2,7 @@
 // the capture events the DevTools capture layer and the standalone page feed the panel
 // (panel/shell.ts carries them across to the UI).
 
-import type { ProviderId, Reply, Transport } from '../index.js'
+import type { ProviderId, Reply, Transport } from '../library.js'
 
 export interface Header {
   name: string

@@ -64,7 +64,7 @@ function problemsOf(file: string, text: string): string[] {
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       const spec = node.moduleSpecifier.text
-      if (!/^(\.\/[a-z-]+\.js|\.\.\/index\.js)$/.test(spec)) problems.push(`imports ${spec}`)
+      if (!/^(\.\/[a-z-]+\.js|\.\.\/library\.js)$/.test(spec)) problems.push(`imports ${spec}`)
     }
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) problems.push('dynamic import()')
     if (ts.isIdentifier(node) && FORBIDDEN.has(node.text)) {
