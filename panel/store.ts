@@ -159,7 +159,7 @@ export interface LiveState {
   message: string | null
 }
 
-/** Everything the exporters need for one request (structurally src/exchange's ExportInput, and more). */
+/** Everything the exporters need for one request (structurally src/exchange's Recording, and more). */
 export interface ExportSource {
   request: CapturedRequest
   /** The body as it arrived, with arrival times (ms since epoch) when known. */

@@ -7,7 +7,8 @@ import { feedStreams, type FeedJob, type Progress } from './feed.js'
 import type { PanelStore } from '../store.js'
 import type { InlineShell } from './shell.js'
 import { FIRST_SAMPLE, SAMPLES } from './samples.js'
-import { readSource, type StreamInput } from './sources.js'
+import { readSource } from './sources.js'
+import type { Recording } from '../../src/exchange/types.js'
 
 /** Pastes above this size are read straight from the clipboard event, not kept in the box. */
 const LARGE_PASTE = 512 * 1024
@@ -29,7 +30,7 @@ export function PageInput({ shell, store }: { shell: InlineShell; store: PanelSt
   const fileInput = useRef<HTMLInputElement>(null)
 
   /** Feeds streams, one job at a time (a new input cancels the one still loading). */
-  const load = async (label: string, streams: StreamInput[], found: string[]) => {
+  const load = async (label: string, streams: Recording[], found: string[]) => {
     setWarnings(found)
     job.current?.cancel()
     if (streams.length === 0) return
@@ -71,7 +72,7 @@ export function PageInput({ shell, store }: { shell: InlineShell; store: PanelSt
   }
 
   const loadFiles = async (files: FileList | File[]) => {
-    const streams: StreamInput[] = []
+    const streams: Recording[] = []
     const found: string[] = []
     for (const file of Array.from(files)) {
       const bytes = new Uint8Array(await file.arrayBuffer())

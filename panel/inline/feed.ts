@@ -3,7 +3,7 @@
 // and the reply repaint between slices, and a progress figure moves.
 
 import type { CaptureEvent } from '../shell.js'
-import type { StreamInput } from './sources.js'
+import type { Recording } from '../../src/exchange/types.js'
 
 /** Characters (or bytes) per push. */
 export const SLICE = 256 * 1024
@@ -51,12 +51,12 @@ const yieldToBrowser = () =>
 /** Sends request, chunks (sliced), finished, for each stream; selects `select` (an id) first. */
 export function feedStreams(
   emit: (event: CaptureEvent) => void,
-  streams: StreamInput[],
+  streams: Recording[],
   options: {
     select?: string
     onProgress?: (p: Progress) => void
     /** Called right after a request is announced, before its body: to force its provider or transport. */
-    onRequest?: (stream: StreamInput) => void
+    onRequest?: (stream: Recording) => void
   } = {},
 ): FeedJob {
   let cancelled = false

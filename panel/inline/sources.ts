@@ -4,22 +4,10 @@
 // only names what has no name (a paste, a sample) and gives each load its own ids.
 
 import { importBytes, importText, type ImportResult } from '../../src/exchange/import.js'
-import type { ForcedOptions } from '../../src/exchange/types.js'
-import type { Reply } from '../../src/library.js'
-import type { CapturedRequest } from '../shell.js'
-
-export interface StreamInput {
-  request: CapturedRequest
-  /** In arrival order; t in ms since epoch when known. */
-  chunks: Array<{ data: string | Uint8Array; t: number | null }>
-  /** A fixture's provider / transport, forced when it was exported. */
-  forced?: ForcedOptions
-  /** A fixture's expected Reply: compared with what the panel rebuilds. */
-  expected?: Reply
-}
+import type { CapturedRequest, Recording } from '../../src/exchange/types.js'
 
 export interface SourceResult {
-  streams: StreamInput[]
+  streams: Recording[]
   warnings: string[]
   kind: 'har' | 'fixture' | 'stream' | 'error'
 }
@@ -43,7 +31,7 @@ export function readSource(
     ? importText(input.text, name ?? undefined, importOptions)
     : importBytes(input.bytes, name ?? undefined, importOptions)
   if (result.kind === 'error') return { streams: [], warnings: [name ? `${name}: ${result.message}` : result.message], kind: 'error' }
-  const streams = result.items.map((item): StreamInput => {
+  const streams = result.items.map((item): Recording => {
     const request = { ...item.request }
     // a body without a request (a paste, a raw file, a sample): name it
     if (request.method === '' && request.url === '' || result.kind === 'stream') {
@@ -51,7 +39,7 @@ export function readSource(
       if (request.method === '') request.method = METHOD[source]
       if (request.url === '') request.url = 'pasted text'
     }
-    const stream: StreamInput = { request, chunks: item.chunks.map((c) => ({ data: c.data, t: c.t })) }
+    const stream: Recording = { request, chunks: item.chunks.map((c) => ({ data: c.data, t: c.t })) }
     if (item.forced) stream.forced = item.forced
     if (item.expected) stream.expected = item.expected
     return stream

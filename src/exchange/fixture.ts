@@ -7,7 +7,7 @@ import { createMerger, PROVIDER_IDS } from '../library.js'
 import type { MergeOptions, ProviderId, Reply, Transport } from '../library.js'
 import { assembleBody, base64Decode, base64Encode, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { redactBody, redactHeaders, redactUrl } from './redact.js'
-import type { CapturedChunk, ExportInput, ExportOptions, ForcedOptions, Header } from './types.js'
+import type { CapturedChunk, Recording, ExportOptions, ForcedOptions, Header } from './types.js'
 
 export const FIXTURE_FORMAT = 'deltascope-fixture'
 export const FIXTURE_VERSION = 1
@@ -51,7 +51,7 @@ export class FixtureError extends Error {
 }
 
 /** Builds the fixture of one captured request. Serialise it with `fixtureToJson`. */
-export function toFixture(input: ExportInput, options: ExportOptions = {}): Fixture {
+export function toFixture(input: Recording, options: ExportOptions = {}): Fixture {
   const include = options.includeCredentials === true
   const { request } = input
   const url = redactUrl(request.url, include)

@@ -13,7 +13,7 @@ import { defaultRegistry, sniffTransport, transportFromContentType } from '../li
 import { assembleBody, base64Decode, base64Encode, utf8DecodeLossy, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { TOOL_VERSION } from './fixture.js'
 import { redactBody, redactHeaders, redactUrl } from './redact.js'
-import type { CapturedChunk, CapturedRequest, ExportInput, ExportOptions, Header } from './types.js'
+import type { CapturedChunk, CapturedRequest, Recording, ExportOptions, Header } from './types.js'
 
 export interface Har {
   log: {
@@ -66,7 +66,7 @@ export class HarError extends Error {
 // Export
 
 /** A HAR 1.2 log of the given requests. Serialise with JSON.stringify(har, null, 2). */
-export function toHar(entries: readonly ExportInput[], options: ExportOptions = {}): Har {
+export function toHar(entries: readonly Recording[], options: ExportOptions = {}): Har {
   const include = options.includeCredentials === true
   return {
     log: {
@@ -78,7 +78,7 @@ export function toHar(entries: readonly ExportInput[], options: ExportOptions = 
   }
 }
 
-function harEntry(input: ExportInput, include: boolean): HarEntry {
+function harEntry(input: Recording, include: boolean): HarEntry {
   const { request } = input
   const url = redactUrl(request.url, include)
   const start = Number.isFinite(request.startedAt) ? request.startedAt : 0

@@ -8,20 +8,10 @@ import type { Reply } from '../library.js'
 import { utf8DecodeStrict } from './bytes.js'
 import { FixtureError, checkFixture, fixtureChunks, parseFixture } from './fixture.js'
 import { HarError, parseHar } from './har.js'
-import type { CapturedChunk, CapturedRequest, CaptureEvent, ForcedOptions, Header } from './types.js'
-
-export interface ImportItem {
-  request: CapturedRequest
-  /** The body in arrival order; t in ms since epoch, null when unknown. */
-  chunks: CapturedChunk[]
-  /** A fixture's expected Reply (what the exporting panel showed). */
-  expected?: Reply
-  /** A fixture's forced provider / transport. */
-  forced?: ForcedOptions
-}
+import type { CapturedChunk, CapturedRequest, CaptureEvent, ForcedOptions, Header, Recording } from './types.js'
 
 export type ImportResult =
-  | { kind: 'har' | 'fixture' | 'stream'; items: ImportItem[]; warnings: string[] }
+  | { kind: 'har' | 'fixture' | 'stream'; items: Recording[]; warnings: string[] }
   | { kind: 'error'; message: string }
 
 export interface ImportOptions {
@@ -125,7 +115,7 @@ function importFixture(value: Record<string, unknown>, prefix: string, now: numb
       source: 'import',
     }
     const chunks = fixtureChunks(fixture).map((c) => ({ data: c.data, t: c.t === null ? null : startedAt + c.t }))
-    const item: ImportItem = { request, chunks, expected: fixture.expected }
+    const item: Recording = { request, chunks, expected: fixture.expected }
     if (fixture.forced) item.forced = fixture.forced
     return { kind: 'fixture', items: [item], warnings: checkFixture(fixture) }
   } catch (e) {

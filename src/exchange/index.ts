@@ -13,9 +13,9 @@ export {
   type Har, type HarEntry, type HarImport, type HarStream, type ParseHarOptions,
 } from './har.js'
 export {
-  importBytes, importText, importToEvents, type EventOptions, type ImportItem, type ImportOptions, type ImportResult,
+  importBytes, importText, importToEvents, type EventOptions, type ImportOptions, type ImportResult,
 } from './import.js'
 export { toJsonLines, toRawBody, type JsonLinesExport, type RawExport } from './raw.js'
 export { REDACTED, isSecretField, isSecretHeader, isSecretParam, redactBody, redactHeaders, redactUrl } from './redact.js'
 export { toTestFile, type TestFileOptions } from './testfile.js'
-export type { CapturedChunk, ExportInput, ExportOptions, ForcedOptions } from './types.js'
+export type { CapturedChunk, Recording, ExportOptions, ForcedOptions } from './types.js'

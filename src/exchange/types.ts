@@ -57,12 +57,15 @@ export interface CapturedChunk {
   t: number | null
 }
 
-/** One captured request with its body, the input of every export. */
-export interface ExportInput {
+/**
+ * One captured request with its body: what every export is made from and every import
+ * (HAR, fixture, raw stream) gives back, and what the debugger analyses.
+ */
+export interface Recording {
   request: CapturedRequest
   /** The body in arrival order; a body known only whole is one chunk with t = null. */
   chunks: readonly CapturedChunk[]
-  /** The Reply to store as expected (what the panel showed); computed by replaying the chunks when absent. */
+  /** The Reply to store as expected (what the panel showed, a fixture's); computed by replaying the chunks when absent. */
   expected?: Reply
   /** Provider / transport the user forced in the panel, if any: stored so replays use them too. */
   forced?: ForcedOptions

@@ -3,7 +3,7 @@ import { merge } from '../../src/index.js'
 import { base64Encode, utf8Encode } from '../../src/exchange/bytes.js'
 import { TOOL_VERSION } from '../../src/exchange/fixture.js'
 import { HarError, parseHar, sniffsAsStream, toHar } from '../../src/exchange/har.js'
-import type { ExportInput } from '../../src/exchange/types.js'
+import type { Recording } from '../../src/exchange/types.js'
 import { SAMPLES, STARTED_AT, request, sampleBytes, sampleInput, unicodeInput } from './support.js'
 
 const text = (name: string) => new TextDecoder().decode(sampleBytes(name))
@@ -11,7 +11,7 @@ const GEMINI_ARRAY = '[{"candidates":[{"content":{"parts":[{"text":"Bonjour"}],"
 
 describe('toHar', () => {
   it('writes a HAR 1.2 entry with the body in content.text, times and chunk boundaries', () => {
-    const input: ExportInput = {
+    const input: Recording = {
       request: request({ url: 'https://api.openai.com/v1/chat/completions?key=K&x=a%20b' }),
       chunks: [
         { data: 'data: {"choices":[{"index":0,"delta":{"content":"H"}}]}\n\n', t: STARTED_AT + 120 },
@@ -130,7 +130,7 @@ describe('HAR round trip: toHar → JSON → parseHar', () => {
   })
 })
 
-function sampleOf(input: ExportInput): Uint8Array {
+function sampleOf(input: Recording): Uint8Array {
   return new Uint8Array(input.chunks.flatMap((c) => [...(typeof c.data === 'string' ? utf8Encode(c.data) : c.data)]))
 }
 

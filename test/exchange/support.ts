@@ -2,7 +2,7 @@
 // not line up with frames (or with UTF-8 characters), with arrival times.
 
 import { readFileSync } from 'node:fs'
-import type { CapturedChunk, CapturedRequest, ExportInput } from '../../src/exchange/types.js'
+import type { CapturedChunk, CapturedRequest, Recording } from '../../src/exchange/types.js'
 
 export const SAMPLES = ['openai-chat.sse', 'openai-responses.sse', 'anthropic.sse', 'gemini.sse', 'ollama.ndjson', 'broken.sse'] as const
 
@@ -52,7 +52,7 @@ export function request(overrides: Partial<CapturedRequest> = {}): CapturedReque
   }
 }
 
-export function sampleInput(name: string, step = 37): ExportInput {
+export function sampleInput(name: string, step = 37): Recording {
   const ndjson = name.endsWith('.ndjson')
   const contentType = ndjson ? 'application/x-ndjson' : 'text/event-stream; charset=utf-8'
   return {
@@ -66,7 +66,7 @@ export function sampleInput(name: string, step = 37): ExportInput {
 }
 
 /** An OpenAI chat stream with 2-, 3- and 4-byte characters, cut every 5 bytes. */
-export function unicodeInput(): ExportInput {
+export function unicodeInput(): Recording {
   const frames = ['Hé', 'llo 🌍 ', '世界', ' — ok']
     .map((content, i) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: i === 0 ? { role: 'assistant', content } : { content } }] })}\n\n`)
     .join('')
