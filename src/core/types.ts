@@ -6,7 +6,7 @@ export type Transport = 'sse' | 'ndjson' | 'json' | 'unknown'
 
 /**
  * A wire format's name, as its adapter gives it. The core knows no provider: the registry it
- * is handed lists them (the library's default one in src/providers/index.ts).
+ * is handed lists them (the library's default registry lists every known one).
  */
 export type ProviderId = string
 
@@ -225,7 +225,7 @@ export interface ParsedFrame {
   json: unknown
 }
 
-/** One module per wire format (src/providers/<id>.ts). */
+/** One module per wire format, handed to the core in a registry. */
 export interface ProviderAdapter {
   id: ProviderId
   /** True when this parsed frame is unmistakably this provider's. */
