@@ -1,6 +1,8 @@
 // Display formatting: pure functions, no DOM. Captured values arrive as data and leave as
 // strings that components render as text.
 
+import { showInvisible } from './invisible.js'
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} kB`
@@ -49,11 +51,10 @@ export function urlHost(url: string): string {
   }
 }
 
-/** One line, at most `max` characters, control characters made visible. */
+/** One line, at most `max` characters, line breaks, tabs and invisible characters made visible. */
 export function oneLine(text: string, max = 160): string {
   const clipped = text.length > max * 2 ? text.slice(0, max * 2) : text
-  // eslint-disable-next-line no-control-regex
-  const flat = clipped.replace(/\r\n|\r|\n/g, '⏎').replace(/\t/g, '⇥').replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '�')
+  const flat = showInvisible(clipped.replace(/\r\n|\r|\n/g, '⏎').replace(/\t/g, '⇥'))
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat
 }
 

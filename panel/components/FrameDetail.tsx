@@ -4,6 +4,7 @@
 import { formatBytes, formatClock } from '../format.js'
 import { usePanel } from '../context.js'
 import { JsonTree } from './JsonTree.js'
+import { VisibleText } from './VisibleText.js'
 
 export function FrameDetail({ seq }: { seq: number }) {
   const { store, shell, ui } = usePanel()
@@ -34,14 +35,14 @@ export function FrameDetail({ seq }: { seq: number }) {
             </p>
             <div class="ds-section-label">data, at the error</div>
             <pre class="ds-raw">
-              {frame.data.slice(0, error.position)}
-              <span class="caret">{frame.data.slice(error.position, error.position + 1) || ' '}</span>
-              {frame.data.slice(error.position + 1)}
+              <VisibleText text={frame.data.slice(0, error.position)} />
+              <span class="caret"><VisibleText text={frame.data.slice(error.position, error.position + 1) || ' '} /></span>
+              <VisibleText text={frame.data.slice(error.position + 1)} />
             </pre>
           </>
         )}
         <div class="ds-section-label">raw</div>
-        <pre class="ds-raw" data-testid="frame-raw">{frame.raw}</pre>
+        <pre class="ds-raw" data-testid="frame-raw"><VisibleText text={frame.raw} /></pre>
         {frame.kind === 'data' && (
           <>
             <div class="ds-section-label">JSON</div>

@@ -1,6 +1,7 @@
 // A collapsible JSON tree. Values are rendered as text; children are built only when opened.
 
 import { useState } from 'preact/hooks'
+import { VisibleText } from './VisibleText.js'
 
 const MAX_CHILDREN = 200
 
@@ -17,7 +18,7 @@ function JsonNode({ name, value, depth }: { name: string | null; value: unknown;
   const isObject = value !== null && typeof value === 'object'
   const [open, setOpen] = useState(depth < 3)
   const [limit, setLimit] = useState(MAX_CHILDREN)
-  const key = name === null ? null : <><span class="ds-json-key">{name}</span>: </>
+  const key = name === null ? null : <><span class="ds-json-key"><VisibleText text={name} /></span>: </>
   if (!isObject) {
     return (
       <div class="ds-json-row" role="treeitem">
@@ -57,7 +58,7 @@ function JsonNode({ name, value, depth }: { name: string | null; value: unknown;
 }
 
 function Primitive({ value }: { value: unknown }) {
-  if (typeof value === 'string') return <span class="ds-json-string">{JSON.stringify(value)}</span>
+  if (typeof value === 'string') return <span class="ds-json-string"><VisibleText text={JSON.stringify(value)} /></span>
   if (typeof value === 'number') return <span class="ds-json-number">{String(value)}</span>
   return <span class="ds-json-literal">{String(value)}</span>
 }

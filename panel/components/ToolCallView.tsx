@@ -6,6 +6,7 @@ import type { ReplyToolCall } from '../../src/library.js'
 import type { FieldRef } from '../provenance.js'
 import type { Highlight } from '../store.js'
 import { TracedText } from './TracedText.js'
+import { VisibleText } from './VisibleText.js'
 
 interface Props {
   call: ReplyToolCall
@@ -23,8 +24,8 @@ export function ToolCallView({ call, field, marks, partial, growing = false }: P
   return (
     <div class="ds-tool" data-testid="tool-call" data-index={call.index}>
       <div class="ds-tool-head">
-        <span class="name" data-testid="tool-name">{call.name ?? '(no name)'}</span>
-        <span class="id" data-testid="tool-id">{call.id ?? '(no id)'}</span>
+        <span class="name" data-testid="tool-name">{call.name === null ? '(no name)' : <VisibleText text={call.name} />}</span>
+        <span class="id" data-testid="tool-id">{call.id === null ? '(no id)' : <VisibleText text={call.id} />}</span>
         {call.type !== null && call.type !== 'function' && <span>{call.type}</span>}
         <span>index {call.index}</span>
         <span class="ds-spacer" />
@@ -41,7 +42,7 @@ export function ToolCallView({ call, field, marks, partial, growing = false }: P
         {raw ? (
           <TracedText testid="tool-arguments" mono text={call.arguments} field={field} marks={marks} growing={growing} />
         ) : (
-          <pre class="ds-text mono" data-testid="tool-arguments-pretty">{JSON.stringify(call.parsedArguments, null, 2)}</pre>
+          <pre class="ds-text mono" data-testid="tool-arguments-pretty"><VisibleText text={JSON.stringify(call.parsedArguments, null, 2)} /></pre>
         )}
       </div>
     </div>

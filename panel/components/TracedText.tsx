@@ -6,6 +6,7 @@ import { usePanel } from '../context.js'
 import type { FieldRef } from '../provenance.js'
 import type { Highlight } from '../store.js'
 import { revealIn } from './scroll.js'
+import { VisibleText } from './VisibleText.js'
 
 interface Props {
   text: string
@@ -72,7 +73,7 @@ export function TracedText({ text, field, marks, testid, mono, growing }: Props)
         </button>
       )}
       <div ref={ref} class={`ds-text${mono ? ' mono' : ''}`} data-testid={testid} onClick={onClick} title="Click a character to find the frame that sent it">
-        {segments.map((s, i) => (s.mark ? <mark key={i}>{s.text}</mark> : s.text))}
+        {segments.map((s, i) => (s.mark ? <mark key={i}><VisibleText text={s.text} /></mark> : <VisibleText key={i} text={s.text} />))}
       </div>
       {to < text.length && (
         <button type="button" class="ds-link ds-more" onClick={() => setExpanded(true)}>
