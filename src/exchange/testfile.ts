@@ -1,148 +1,84 @@
-// A ready vitest file for one fixture (DESIGN §5): it replays the network chunks in order,
-// with their times, into createMerger and asserts the Reply Deltascope showed; a second
-// test merges the whole body at once and expects the same Reply.
+// A ready vitest file that tests *the user's client* against one captured request: fetch is
+// mocked to replay the recorded response (status, headers, the exact network chunks), the
+// user's client reads it in one clearly marked function, and what it rebuilt is compared with
+// the Reply Deltascope rebuilt from the same frames (`compareReply` from deltascope/testing).
+// The differences, with the frame behind each and its cause, are the failure message.
 
-import { fixtureMergeOptions, type Fixture, type FixtureChunk } from './fixture.js'
+import { fixtureToJson, type Fixture } from './fixture.js'
 
 export interface TestFileOptions {
-  /** Where createMerger / merge come from. Default "deltascope". */
+  /** Where parseFixture / replayResponse / compareReply come from. Default "deltascope/testing". */
   importFrom?: string
   /**
    * Read the fixture at run time from this path (relative to the test file, e.g.
-   * "./chat.deltascope.json") instead of embedding its chunks and Reply.
+   * "./chat.deltascope.json") instead of embedding it.
    */
   fixtureFile?: string
 }
 
-/** The text of a `.test.ts` file that replays the fixture and checks its expected Reply. */
+/** The marker lines around the function the user replaces: tests and editors find it by them. */
+export const CLIENT_BEGIN = '// ───── YOUR CLIENT: replace the body of runMyClient() ─────'
+export const CLIENT_END = '// ───── end of your client ─────'
+
+/** The text of a `.test.ts` file that runs the user's client on the captured response. */
 export function toTestFile(fixture: Fixture, options: TestFileOptions = {}): string {
-  const from = options.importFrom ?? 'deltascope'
-  const chunks = replayChunks(fixture)
-  const times = chunks.map((c) => c.t).filter((t): t is number => t !== null)
+  const from = options.importFrom ?? 'deltascope/testing'
+  const times = fixture.chunks.map((c) => c.t).filter((t): t is number => t !== null)
   const duration = times.length > 0 ? Math.max(0, ...times) : 0
+  const chunkCount = fixture.chunks.length > 0 ? fixture.chunks.length : 1
   const target = `${fixture.request.method} ${fixture.request.url}`.trim()
   const status = [fixture.response.status ?? '', fixture.response.contentType ?? ''].join(' ').trim()
+  const title = `my client rebuilds the reply of ${target.replace(/^(\S+) [a-z][a-z0-9+.-]*:\/\//i, '$1 ')}`
   const header = [
-    '// Deltascope replay test, generated from a captured request: edit freely.',
+    '// Deltascope client test, generated from a captured request: edit freely.',
     `// ${oneLine(target)}${status ? ` → ${oneLine(status)}` : ''}`,
-    `// ${chunks.length} network chunk${chunks.length === 1 ? '' : 's'}${times.length > 0 ? ` over ${Math.round(duration)} ms` : ''}, exported ${oneLine(fixture.meta.exportedAt)}${fixture.meta.redacted === false ? ' (credentials included)' : ''}.`,
+    `// ${chunkCount} network chunk${chunkCount === 1 ? '' : 's'}${times.length > 0 ? ` over ${Math.round(duration)} ms` : ''}, exported ${oneLine(fixture.meta.exportedAt)}${fixture.meta.redacted === false ? ' (credentials included)' : ''}.`,
     '//',
-    '// Replays the chunks in arrival order, with their times, into a fresh merger and checks',
-    '// the reply it rebuilds against the one Deltascope showed. Set REPLAY_SPEED to 1 to wait',
-    '// between chunks as the network did (0 replays as fast as possible).',
+    '// fetch is mocked to replay the captured response exactly (status, headers, the network',
+    '// chunks byte for byte); your client reads it in runMyClient(); what it rebuilt must equal',
+    '// what Deltascope rebuilt from the same frames. Set REPLAY_SPEED to 1 to deliver the chunks',
+    '// at their recorded times (0 delivers them at once).',
   ]
   const imports = [
     ...(options.fixtureFile !== undefined ? ["import { readFileSync } from 'node:fs'"] : []),
-    "import { describe, expect, it } from 'vitest'",
-    `import { createMerger, merge, type MergeOptions, type Reply } from ${quote(from)}`,
+    "import { afterEach, expect, it, vi } from 'vitest'",
+    `import { compareReply, parseFixture, replayResponse } from ${quote(from)}`,
   ]
-  const data = options.fixtureFile !== undefined ? loadedData(options.fixtureFile) : embeddedData(fixture, chunks)
-  const title = `Deltascope replay: ${target.replace(/^(\S+) [a-z][a-z0-9+.-]*:\/\//i, '$1 ')}`
+  const load = options.fixtureFile !== undefined
+    ? `const fixture = parseFixture(readFileSync(new URL(${quote(options.fixtureFile)}, import.meta.url), 'utf8'))`
+    : `const fixture = parseFixture(${JSON.stringify(fixtureToJson(fixture))})`
   const body = `
 const REPLAY_SPEED = 0
 
-${data}
+${load}
 
-function fromBase64(base64: string): Uint8Array {
-  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
+${CLIENT_BEGIN}
+// Call your client here, exactly as your app does: it must use fetch (mocked below) to reach
+// fixture.request.url, and return what it rebuilt: plain text (the answer), or the object your
+// client returns: an OpenAI chat completion (finalChatCompletion()), a Responses response, an
+// Anthropic Message (finalMessage()), a Gemini GenerateContentResponse, Ollama's final object,
+// an AI SDK UIMessage. Fields your result does not carry are not compared.
+//
+// For example, with the openai SDK:
+//   const client = new OpenAI({ apiKey: 'test', baseURL: new URL('.', fixture.request.url).href })
+//   return await client.chat.completions.stream(JSON.parse(fixture.request.body ?? '{}')).finalChatCompletion()
+async function runMyClient(): Promise<unknown> {
+  throw new Error('Deltascope: put your client in runMyClient() (see the comment above it)')
 }
+${CLIENT_END}
 
-/** All text, or all bytes when a chunk is not UTF-8 on its own: text must not land between the halves of a split character. */
-function pieces(): Array<{ data: string | Uint8Array; t: number | null }> {
-  const binary = chunks.some((c) => c.base64 !== undefined)
-  const encoder = new TextEncoder()
-  return chunks.map((c) => ({
-    t: c.t,
-    data: c.base64 !== undefined ? fromBase64(c.base64) : binary ? encoder.encode(c.text ?? '') : c.text ?? '',
-  }))
-}
-
-function whole(parts: Array<{ data: string | Uint8Array }>): string | Uint8Array {
-  if (parts.every((p) => typeof p.data === 'string')) return parts.map((p) => p.data).join('')
-  const bytes = parts.map((p) => p.data as Uint8Array)
-  const out = new Uint8Array(bytes.reduce((n, b) => n + b.length, 0))
-  let at = 0
-  for (const b of bytes) { out.set(b, at); at += b.length }
-  return out
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
-describe(${quote(oneLine(title))}, () => {
-  it('rebuilds the captured reply from the network chunks, with their timing', async () => {
-    const merger = createMerger(options)
-    let clock = 0
-    for (const { data, t } of pieces()) {
-      if (t !== null && REPLAY_SPEED > 0) {
-        await sleep(Math.max(0, t - clock) * REPLAY_SPEED)
-        clock = t
-      }
-      if (t === null) merger.push(data)
-      else merger.push(data, t)
-    }
-    expect(merger.end()).toEqual(expected)
-  }, 10_000 + DURATION_MS * REPLAY_SPEED)
-
-  it('rebuilds the same reply from the whole body at once', () => {
-    expect(merge(whole(pieces()), options)).toEqual(expected)
-  })
+afterEach(() => {
+  vi.unstubAllGlobals()
 })
+
+it(${quote(oneLine(title))}, async () => {
+  vi.stubGlobal('fetch', async () => replayResponse(fixture, { speed: REPLAY_SPEED }))
+  const comparison = compareReply(fixture, await runMyClient())
+  const failure = comparison.differences.map((d) => \`\${d.field}: \${d.message} [\${d.cause}\${d.frame === null ? '' : \`, frame \${d.frame}\`}]\`).join('\\n')
+  expect(comparison.equal, failure).toBe(true)
+}, 10_000 + DURATION_MS * REPLAY_SPEED)
 `
   return [...header, ...imports].join('\n') + '\n' + body.replace('DURATION_MS', String(Math.ceil(duration)))
-}
-
-/** The fixture's chunks, or its body as one chunk when it has none. */
-function replayChunks(fixture: Fixture): FixtureChunk[] {
-  if (fixture.chunks.length > 0) return fixture.chunks
-  const { text, base64 } = fixture.body
-  if (base64 !== undefined) return [{ t: null, base64 }]
-  return text === '' ? [] : [{ t: null, text }]
-}
-
-function embeddedData(fixture: Fixture, chunks: FixtureChunk[]): string {
-  const options = fixtureMergeOptions(fixture)
-  const lines = chunks.map((c) => '  ' + JSON.stringify(c) + ',')
-  return [
-    `const options: MergeOptions = ${literal(options, 0)}`,
-    '',
-    '/** Network chunks: t = ms since the request started (null when unknown); text, or base64 for bytes that are not UTF-8 on their own. */',
-    `const chunks: Array<{ t: number | null; text?: string; base64?: string }> = [${lines.length > 0 ? '\n' + lines.join('\n') + '\n' : ''}]`,
-    '',
-    `const expected: Reply = ${literal(fixture.expected, 2)}`,
-  ].join('\n')
-}
-
-function loadedData(file: string): string {
-  return [
-    'interface Fixture {',
-    '  request: { url: string }',
-    '  response: { contentType: string | null }',
-    '  body: { text: string; base64?: string }',
-    '  chunks: Array<{ t: number | null; text?: string; base64?: string }>',
-    '  expected: Reply',
-    "  forced?: Pick<MergeOptions, 'provider' | 'transport'>",
-    '}',
-    '',
-    `const fixture = JSON.parse(readFileSync(new URL(${quote(file)}, import.meta.url), 'utf8')) as Fixture`,
-    'const options: MergeOptions = {',
-    '  url: fixture.request.url,',
-    '  ...(fixture.response.contentType ? { contentType: fixture.response.contentType } : {}),',
-    '  ...fixture.forced,',
-    '}',
-    '/** Network chunks: t = ms since the request started (null when unknown); the body as one chunk when none were recorded. */',
-    'const chunks: Array<{ t: number | null; text?: string; base64?: string }> =',
-    '  fixture.chunks.length > 0 ? fixture.chunks',
-    '  : fixture.body.base64 !== undefined ? [{ t: null, base64: fixture.body.base64 }]',
-    "  : fixture.body.text !== '' ? [{ t: null, text: fixture.body.text }] : []",
-    'const expected: Reply = fixture.expected',
-  ].join('\n')
-}
-
-/** A JSON value as a TS expression; through JSON.parse when a "__proto__" key would change meaning in a literal. */
-function literal(value: unknown, indent: number): string {
-  const json = JSON.stringify(value, null, indent)
-  if (json.includes('"__proto__"')) return `JSON.parse(${JSON.stringify(JSON.stringify(value))})`
-  return json
 }
 
 function quote(text: string): string {
@@ -152,4 +88,3 @@ function quote(text: string): string {
 function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u2028\u2029]+/g, ' ')
 }
-
