@@ -4,6 +4,9 @@
 // - baseline: devtools.network.onRequestFinished + getContent (complete bodies, no permission);
 // - live: the service worker's chrome.debugger session (bytes as they arrive), opt-in.
 
+import { base64Decode } from '../exchange/bytes.js'
+import { headerValue } from '../exchange/shared.js'
+import { sniffsAsStream } from '../exchange/sniff.js'
 import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js'
 import { LiveLedger } from './dedupe.js'
 import {
@@ -16,14 +19,10 @@ import {
   type WorkerToHub,
 } from './messages.js'
 import {
-  base64ToBytes,
   bodyFromContent,
-  classifyBody,
-  headerValue,
   isStreamingContentType,
   mayBeStream,
   normaliseGetContent,
-  type BodyData,
   type RawContent,
 } from './normalise.js'
 
@@ -119,9 +118,7 @@ export function startHub(): void {
     const raw = await getContent(entry)
     const body = bodyFromContent(raw, contentType)
     if (!isStreamingContentType(contentType)) {
-      if (body.kind === 'none') return
-      const verdict = classifyBody(headText(body), true, entry.request.url)
-      if (verdict === null || verdict === 'no') return
+      if (body.kind === 'none' || !sniffsAsStream(body.kind === 'text' ? body.text : body.bytes, entry.request.url)) return
     }
     const startedAt = Date.parse(entry.startedDateTime)
     const id = `har-${++harCounter}`
@@ -240,7 +237,7 @@ export function startHub(): void {
       }
       case 'live-chunk':
         if (ledger.state(msg.id) !== 'open') return
-        emit({ type: 'chunk', id: msg.id, data: base64ToBytes(msg.data), t: msg.t })
+        emit({ type: 'chunk', id: msg.id, data: base64Decode(msg.data), t: msg.t })
         return
       case 'live-finished':
         if (ledger.state(msg.id) !== 'open') return
@@ -270,12 +267,6 @@ export function startHub(): void {
 
 function headers(list: ReadonlyArray<{ name: string; value: string }> | undefined): Header[] {
   return (list ?? []).map((h) => ({ name: h.name, value: h.value }))
-}
-
-function headText(body: BodyData): string {
-  if (body.kind === 'text') return body.text.slice(0, 65536)
-  if (body.kind === 'bytes') return new TextDecoder().decode(body.bytes.subarray(0, 65536))
-  return ''
 }
 
 /** getContent in its callback form (works on every Chrome), normalised over all result shapes. */

@@ -13,7 +13,10 @@
 
 import type { Header } from '../exchange/types.js'
 import type { HubToWorker, LiveRequestInfo, WorkerToHub } from './messages.js'
-import { base64ToBytes, classifyBody, headerValue, isStreamingContentType, mayBeStream } from './normalise.js'
+import { base64Decode } from '../exchange/bytes.js'
+import { headerValue } from '../exchange/shared.js'
+import { classifyBody } from '../exchange/sniff.js'
+import { isStreamingContentType, mayBeStream } from './normalise.js'
 
 const PROTOCOL_VERSION = '1.3'
 /** How much undecided text is sniffed before a maybe-stream is dropped. */
@@ -254,7 +257,7 @@ function apply(s: Session, k: string, t: Tracked, op: Op): void {
   if (t.phase === 'sniff') {
     t.held.push(op)
     const final = op.kind !== 'chunk'
-    if (op.kind === 'chunk') t.head += t.decoder!.decode(base64ToBytes(op.data), { stream: true })
+    if (op.kind === 'chunk') t.head += t.decoder!.decode(base64Decode(op.data), { stream: true })
     const verdict = classifyBody(t.head, final || t.head.length > SNIFF_LIMIT, t.info.url)
     if (verdict === null) return
     if (verdict === 'no') { t.phase = 'dropped'; t.held = []; s.tracked.delete(k); s.sent.delete(k); return }

@@ -1,9 +1,12 @@
 // Pure helpers for the capture layer (no browser APIs, unit-tested in Node):
-// - the result of `devtools.network.Request.getContent()` in its three shapes, plus base64;
+// - the result of `devtools.network.Request.getContent()` in its three shapes;
 // - the repair of bodies Chrome decoded as windows-1252 because the response named no charset;
-// - which finished responses are streams worth listing (content type, else the body's start).
+// - which finished responses are streams worth listing (content type; the body's start is
+//   read by classifyBody in src/exchange/sniff.ts, shared with the HAR import).
+// Base64 is src/exchange/bytes.ts's, headerValue src/exchange/shared.ts's.
 
-import { defaultRegistry, sniffTransport, transportFromContentType } from '../library.js'
+import { transportFromContentType } from '../library.js'
+import { base64Decode, utf8DecodeStrict } from '../exchange/bytes.js'
 
 /** A response body as the capture layer hands it on: text, or bytes for the core to decode. */
 export type BodyData =
@@ -47,25 +50,6 @@ export function normaliseGetContent(args: readonly unknown[]): RawContent {
   return { content: text, encoding: tag.toLowerCase(), mimeType: null }
 }
 
-/** Decodes standard or URL-safe base64, ignoring whitespace. Throws on malformed input. */
-export function base64ToBytes(b64: string): Uint8Array {
-  const body = b64.replace(/\s/g, '').replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '')
-  if (/[^A-Za-z0-9+/]/.test(body) || body.length % 4 === 1) throw new Error('malformed base64')
-  const bin = atob(body)
-  const out = new Uint8Array(bin.length)
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i)
-  return out
-}
-
-export function bytesToBase64(bytes: Uint8Array): string {
-  let bin = ''
-  const STEP = 0x8000
-  for (let i = 0; i < bytes.length; i += STEP) {
-    bin += String.fromCharCode(...bytes.subarray(i, i + STEP))
-  }
-  return btoa(bin)
-}
-
 // windows-1252 as the WHATWG Encoding Standard (and so Chrome) decodes it: bytes 0x80–0x9F
 // map to these code points; the five bytes the code page leaves undefined map to U+0081,
 // U+008D, U+008F, U+0090, U+009D. Every other byte is its own code point.
@@ -90,8 +74,6 @@ export function encodeWindows1252(text: string): Uint8Array | null {
   return out
 }
 
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true })
-
 /**
  * Undoes Chrome's windows-1252 decoding of a UTF-8 body. Returns the UTF-8 bytes when the
  * text is mojibake: every character maps back to one windows-1252 byte, those bytes are valid
@@ -105,12 +87,7 @@ export function repairWindows1252(text: string): Uint8Array | null {
   }
   if (!nonAscii) return null
   const bytes = encodeWindows1252(text)
-  if (bytes === null) return null
-  try {
-    STRICT_UTF8.decode(bytes)
-  } catch {
-    return null
-  }
+  if (bytes === null || utf8DecodeStrict(bytes) === null) return null
   return bytes
 }
 
@@ -137,7 +114,7 @@ export function bodyFromContent(raw: RawContent, contentType: string | null | un
   if (raw.content === null) return { kind: 'none' }
   if (raw.encoding === 'base64') {
     try {
-      return { kind: 'bytes', bytes: base64ToBytes(raw.content), why: 'base64' }
+      return { kind: 'bytes', bytes: base64Decode(raw.content), why: 'base64' }
     } catch {
       return { kind: 'text', text: raw.content }
     }
@@ -170,52 +147,4 @@ export function mayBeStream(contentType: string | null | undefined, resourceType
   if (rt !== '' && rt !== 'fetch' && rt !== 'xhr' && rt !== 'eventsource' && rt !== 'other') return false
   const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
   return !NEVER_STREAMS.test(mime)
-}
-
-export type BodyVerdict = 'sse' | 'ndjson' | 'json-stream' | 'no'
-
-/**
- * Decides from the start of a body whether it is a stream: SSE by its first field, NDJSON when
- * its first two non-blank lines each parse as a JSON object (one JSON document, even on one
- * line, is not a stream), a JSON array only for Gemini's `:streamGenerateContent`.
- * Returns null while `head` is too short to tell and `final` is false.
- */
-export function classifyBody(head: string, final: boolean, url = ''): BodyVerdict | null {
-  const s = sniffTransport(head, final)
-  if (s === null) return null
-  if (s.transport === 'sse') return 'sse'
-  if (s.transport === 'json') return defaultRegistry.isJsonArrayStream(url) ? 'json-stream' : 'no'
-  if (s.transport !== 'ndjson') return 'no'
-  let seen = 0
-  let pos = 0
-  while (seen < 2) {
-    const nl = head.indexOf('\n', pos)
-    if (nl < 0 && !final) return null
-    const line = (nl < 0 ? head.slice(pos) : head.slice(pos, nl)).trim()
-    pos = nl < 0 ? head.length : nl + 1
-    if (line !== '') {
-      if (!isJsonObjectLine(line)) return 'no'
-      seen++
-    }
-    if (nl < 0) break
-  }
-  return seen >= 2 ? 'ndjson' : 'no'
-}
-
-function isJsonObjectLine(line: string): boolean {
-  if (!line.startsWith('{') || !line.endsWith('}')) return false
-  try {
-    const v: unknown = JSON.parse(line)
-    return v !== null && typeof v === 'object' && !Array.isArray(v)
-  } catch {
-    return false
-  }
-}
-
-/** The first value of a header, case-insensitively. */
-export function headerValue(headers: ReadonlyArray<{ name: string; value: string }> | undefined, name: string): string | null {
-  if (!headers) return null
-  const lower = name.toLowerCase()
-  for (const h of headers) if (h.name.toLowerCase() === lower) return h.value
-  return null
 }

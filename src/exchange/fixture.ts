@@ -7,6 +7,7 @@ import { createMerger, PROVIDER_IDS } from '../library.js'
 import type { MergeOptions, ProviderId, Reply, Transport } from '../library.js'
 import { assembleBody, base64Decode, base64Encode, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { redactBody, redactHeaders, redactUrl } from './redact.js'
+import { isObject } from './shared.js'
 import type { CapturedChunk, Recording, ExportOptions, ForcedOptions, Header } from './types.js'
 
 export const FIXTURE_FORMAT = 'deltascope-fixture'
@@ -255,10 +256,6 @@ export function parseFixture(json: string | unknown): Fixture {
 const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json', 'unknown']
 
 type Obj = Record<string, unknown>
-
-function isObject(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
 
 function describe(v: unknown): string {
   if (v === null) return 'null'

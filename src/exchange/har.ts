@@ -9,10 +9,12 @@
 // base64 for binary types, no text for EventSource) and Firefox's (text for SSE) — as
 // captured requests with their bodies. Everything else is counted, not listed.
 
-import { defaultRegistry, sniffTransport, transportFromContentType } from '../library.js'
-import { assembleBody, base64Decode, base64Encode, utf8DecodeLossy, utf8DecodeStrict, utf8Encode } from './bytes.js'
+import { transportFromContentType } from '../library.js'
+import { assembleBody, base64Decode, base64Encode, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { TOOL_VERSION } from './fixture.js'
 import { redactBody, redactHeaders, redactUrl } from './redact.js'
+import { headerValue, isObject } from './shared.js'
+import { sniffsAsStream } from './sniff.js'
 import type { CapturedChunk, CapturedRequest, Recording, ExportOptions, Header } from './types.js'
 
 export interface Har {
@@ -151,11 +153,6 @@ function decode(text: string): string {
   } catch {
     return text
   }
-}
-
-function headerValue(headers: readonly Header[], name: string): string | null {
-  for (const h of headers) if (h.name.toLowerCase() === name) return h.value
-  return null
 }
 
 // ---------------------------------------------------------------------------
@@ -301,32 +298,6 @@ function postDataText(postData: unknown): string | null {
   return null
 }
 
-/**
- * True when a body reads as a stream although its type does not say so (chat backends often
- * send text/plain): an SSE field or comment first; at least two lines that are each a JSON
- * object (NDJSON, so a single JSON document is not taken); a JSON array only from Gemini's
- * streamGenerateContent.
- */
-export function sniffsAsStream(body: string | Uint8Array, url = ''): boolean {
-  const head = typeof body === 'string' ? body.slice(0, 65536) : utf8DecodeLossy(body.subarray(0, 65536))
-  const sniffed = sniffTransport(head, true)
-  if (sniffed === null) return false
-  if (sniffed.transport === 'sse') return true
-  if (sniffed.transport === 'json') return defaultRegistry.isJsonArrayStream(url)
-  if (sniffed.transport !== 'ndjson') return false
-  const lines = head.split(/\r\n|\r|\n/).filter((l) => l.trim() !== '')
-  if (lines.length < 2) return false
-  // the last line of the head may be cut: check the first two only when both are whole
-  return lines.slice(0, 2).every((l) => {
-    try {
-      const v: unknown = JSON.parse(l)
-      return isObject(v)
-    } catch {
-      return false
-    }
-  })
-}
-
 function deltascopeChunks(entry: Record<string, unknown>, body: string | Uint8Array, byteLength: number, start: number): CapturedChunk[] | undefined {
   const ds = entry._deltascope
   if (!isObject(ds) || !Array.isArray(ds.chunks)) return undefined
@@ -352,13 +323,7 @@ function deltascopeChunks(entry: Record<string, unknown>, body: string | Uint8Ar
   return chunks
 }
 
-type Obj = Record<string, unknown>
-
-function isObject(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
-function keyList(o: Obj): string {
+function keyList(o: Record<string, unknown>): string {
   const keys = Object.keys(o)
   if (keys.length === 0) return 'an empty object'
   return 'keys ' + keys.slice(0, 5).map((k) => JSON.stringify(k)).join(', ') + (keys.length > 5 ? ', …' : '')

@@ -8,6 +8,7 @@ import type { Reply } from '../library.js'
 import { utf8DecodeStrict } from './bytes.js'
 import { FixtureError, checkFixture, fixtureChunks, parseFixture } from './fixture.js'
 import { HarError, parseHar } from './har.js'
+import { isObject } from './shared.js'
 import type { CapturedChunk, CapturedRequest, CaptureEvent, ForcedOptions, Header, Recording } from './types.js'
 
 export type ImportResult =
@@ -241,10 +242,6 @@ function extensionOf(filename: string | undefined): string {
   if (!filename) return ''
   const m = /(\.[A-Za-z0-9]+)$/.exec(filename)
   return m ? m[1]!.toLowerCase() : ''
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
 /** FNV-1a, 32 bits, as 8 hex digits. */

@@ -9,13 +9,14 @@ export {
   fixtureToJson, parseFixture, replayFixture, toFixture, type Fixture, type FixtureChunk,
 } from './fixture.js'
 export {
-  HarError, parseHar, requestFromHarEntry, sniffsAsStream, toHar,
+  HarError, parseHar, requestFromHarEntry, toHar,
   type Har, type HarEntry, type HarImport, type HarStream, type ParseHarOptions,
 } from './har.js'
 export {
   importBytes, importText, importToEvents, type EventOptions, type ImportOptions, type ImportResult,
 } from './import.js'
 export { toJsonLines, toRawBody, type JsonLinesExport, type RawExport } from './raw.js'
+export { SNIFF_HEAD, classifyBody, sniffsAsStream, type BodyVerdict } from './sniff.js'
 export { REDACTED, isSecretField, isSecretHeader, isSecretParam, redactBody, redactHeaders, redactUrl } from './redact.js'
 export { toTestFile, type TestFileOptions } from './testfile.js'
 export type { CapturedChunk, Recording, ExportOptions, ForcedOptions } from './types.js'

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { base64Encode } from '../../src/exchange/bytes.js'
 import {
-  base64ToBytes,
   bodyFromContent,
-  bytesToBase64,
   charsetOf,
-  classifyBody,
   encodeWindows1252,
-  headerValue,
   isStreamingContentType,
   mayBeStream,
   normaliseGetContent,
@@ -69,27 +66,11 @@ describe('normaliseGetContent: every shape getContent answers in', () => {
   })
 })
 
-describe('base64', () => {
-  it('round-trips arbitrary bytes, also non-UTF-8 and empty', () => {
-    const bytes = new Uint8Array(300).map((_, i) => (i * 37) & 0xff)
-    expect(base64ToBytes(bytesToBase64(bytes))).toEqual(bytes)
-    expect(base64ToBytes('')).toEqual(new Uint8Array(0))
-  })
-
-  it('accepts missing padding, whitespace and the URL-safe alphabet', () => {
-    expect(decodeUtf8(base64ToBytes('ZGF0YQ'))).toBe('data')
-    expect(decodeUtf8(base64ToBytes('ZGF0\nYQ=='))).toBe('data')
-    expect(base64ToBytes('-_8=')).toEqual(new Uint8Array([0xfb, 0xff]))
-  })
-
-  it('rejects what is not base64', () => {
-    expect(() => base64ToBytes('data: {}')).toThrow()
-    expect(() => base64ToBytes('A')).toThrow()
-  })
-
+// The codec itself is src/exchange/bytes.ts's, tested in test/exchange/raw.test.ts.
+describe('base64 bodies', () => {
   it('a base64 body becomes its bytes, UTF-8 split anywhere intact', () => {
     const wire = 'data: {"content":"€ 😀 中文"}\n\n'
-    const body = bodyFromContent({ content: bytesToBase64(utf8(wire)), encoding: 'base64', mimeType: null }, 'application/octet-stream')
+    const body = bodyFromContent({ content: base64Encode(utf8(wire)), encoding: 'base64', mimeType: null }, 'application/octet-stream')
     expect(body).toMatchObject({ kind: 'bytes', why: 'base64' })
     expect(textOf(body)).toBe(wire)
   })
@@ -169,18 +150,12 @@ describe('windows-1252 repair of charset-less text bodies', () => {
   })
 })
 
-describe('charset and headers', () => {
+describe('charset', () => {
   it('reads the charset parameter', () => {
     expect(charsetOf('text/event-stream; charset=UTF-8')).toBe('utf-8')
     expect(charsetOf('text/plain;charset="utf-8"')).toBe('utf-8')
     expect(charsetOf('text/event-stream')).toBeNull()
     expect(charsetOf(null)).toBeNull()
-  })
-
-  it('finds a header case-insensitively', () => {
-    expect(headerValue([{ name: 'Content-Type', value: 'text/event-stream' }], 'content-type')).toBe('text/event-stream')
-    expect(headerValue([], 'content-type')).toBeNull()
-    expect(headerValue(undefined, 'content-type')).toBeNull()
   })
 })
 
@@ -202,39 +177,5 @@ describe('which responses are listed', () => {
     expect(mayBeStream('image/png', 'fetch')).toBe(false)
     expect(mayBeStream('text/plain', 'document')).toBe(false)
     expect(mayBeStream('application/javascript', 'script')).toBe(false)
-  })
-
-  it('sniffs SSE from the first field or comment', () => {
-    expect(classifyBody('data: {"a":1}\n\n', true)).toBe('sse')
-    expect(classifyBody('event: message_start\ndata: {}\n\n', true)).toBe('sse')
-    expect(classifyBody(': keep-alive\n\n', true)).toBe('sse')
-    expect(classifyBody('\n\nid: 1\n', true)).toBe('sse')
-  })
-
-  it('sniffs NDJSON only from two JSON-object lines', () => {
-    expect(classifyBody('{"a":1}\n{"a":2}\n', true)).toBe('ndjson')
-    expect(classifyBody('{"a":1}\r\n\r\n{"a":2}', true)).toBe('ndjson')
-    expect(classifyBody('{"a":1}\n', true)).toBe('no')
-    expect(classifyBody('{"a":1}', true)).toBe('no')
-    expect(classifyBody('{\n  "a": 1\n}\n', true)).toBe('no')
-    expect(classifyBody('{"a":1}\nnot json\n', true)).toBe('no')
-  })
-
-  it('waits while the head is too short, and decides at the end', () => {
-    expect(classifyBody('', false)).toBeNull()
-    expect(classifyBody('da', false)).toBeNull()
-    expect(classifyBody('{"a":1}\n', false)).toBeNull()
-    expect(classifyBody('{"a":1}\n{"a"', false)).toBeNull()
-    expect(classifyBody('', true)).toBe('no')
-  })
-
-  it('lists a JSON array only for Gemini streamGenerateContent', () => {
-    expect(classifyBody('[{"candidates":[]}\n,{"candidates":[]}]', true, 'https://x/v1beta/models/g:streamGenerateContent')).toBe('json-stream')
-    expect(classifyBody('[1,2,3]', true, 'https://x/api/list')).toBe('no')
-  })
-
-  it('ignores plain text and HTML', () => {
-    expect(classifyBody('Hello, world', true)).toBe('no')
-    expect(classifyBody('<!doctype html>', true)).toBe('no')
   })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { merge } from '../../src/index.js'
 import { base64Encode, utf8Encode } from '../../src/exchange/bytes.js'
 import { TOOL_VERSION } from '../../src/exchange/fixture.js'
-import { HarError, parseHar, sniffsAsStream, toHar } from '../../src/exchange/har.js'
+import { HarError, parseHar, toHar } from '../../src/exchange/har.js'
 import type { Recording } from '../../src/exchange/types.js'
 import { SAMPLES, STARTED_AT, request, sampleBytes, sampleInput, unicodeInput } from './support.js'
 
@@ -409,17 +409,4 @@ describe('parseHar: errors and edge cases', () => {
     ])
   })
 
-  it('sniffs streams, not single JSON documents', () => {
-    expect(sniffsAsStream('data: {}\n\n')).toBe(true)
-    expect(sniffsAsStream(': ping\n\n')).toBe(true)
-    expect(sniffsAsStream('event: x\ndata: 1\n\n')).toBe(true)
-    expect(sniffsAsStream('{"a":1}\n{"a":2}\n')).toBe(true)
-    expect(sniffsAsStream('{"a":1}')).toBe(false)
-    expect(sniffsAsStream('{"a":1}\n')).toBe(false)
-    expect(sniffsAsStream('{\n  "a": 1\n}')).toBe(false)
-    expect(sniffsAsStream('[1,2]')).toBe(false)
-    expect(sniffsAsStream('[{"candidates":[]}]', 'https://x/v1beta/models/m:streamGenerateContent')).toBe(true)
-    expect(sniffsAsStream('<html>')).toBe(false)
-    expect(sniffsAsStream(utf8Encode('data: x\n\n'))).toBe(true)
-  })
 })

@@ -98,6 +98,20 @@ describe('base64', () => {
     expect(() => base64Decode('aGV-')).toThrow('invalid base64: unexpected "-" at position 3')
   })
 
+  // One codec for the HAR import, fixtures and the DevTools capture. The capture layer had its
+  // own (atob over a loosened input) that also took the URL-safe alphabet, any run of trailing
+  // "=" and Unicode spaces; the stricter rule is kept: Chrome's getContent and the CDP's
+  // Network.dataReceived send standard base64 (RFC 4648 §4), so anything else is not theirs.
+  it('is the strict standard codec: no URL-safe alphabet, no Unicode spaces, at most "=="', () => {
+    expect(base64Decode('ZGF0YQ')).toEqual(utf8Encode('data'))
+    expect(base64Decode('ZGF0\r\n\tYQ==')).toEqual(utf8Encode('data'))
+    expect(() => base64Decode('-_8=')).toThrow('invalid base64: unexpected "-" at position 0')
+    expect(() => base64Decode('+/8_')).toThrow('invalid base64: unexpected "_" at position 3')
+    expect(() => base64Decode('ZGF0\u00a0YQ==')).toThrow('invalid base64: unexpected "\u00a0" at position 4')
+    expect(() => base64Decode('ZGF0YQ===')).toThrow('invalid base64: unexpected "=" at position 6')
+    expect(() => base64Decode('data: {}')).toThrow('invalid base64: unexpected ":" at position 4')
+  })
+
   it('encodes a body larger than one block exactly', () => {
     const big = new Uint8Array(100_003).map((_, i) => (i * 7919) & 0xff)
     const b64 = base64Encode(big)
