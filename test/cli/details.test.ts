@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { streamDetails } from '../../src/cli/details.js'
 import { createMerger, type Merger } from '../../src/index.js'
+import { loadFixtures } from '../support/fixtures.js'
 
 const root = new URL('../../', import.meta.url).pathname
 
@@ -14,7 +15,7 @@ function merged(path: string): Merger {
 
 const files = [
   ...readdirSync(root + 'samples').map((f) => `samples/${f}`),
-  ...readdirSync(root + 'test/fixtures/anthropic').filter((f) => f.endsWith('.sse')).map((f) => `test/fixtures/anthropic/${f}`),
+  ...loadFixtures({ tolerant: true }).filter((f) => /^anthropic\/.*\.sse$/.test(f.name)).map((f) => `test/fixtures/${f.name}`),
 ]
 
 describe('streamDetails', () => {

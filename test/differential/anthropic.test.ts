@@ -9,31 +9,18 @@
 
 import Anthropic from '@anthropic-ai/sdk'
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { merge, type Reply } from '../../src/index.js'
 import {
-  argumentsObjectArb, buildSse, chunkBytes, chunkSizesArb, fixturesFor, forbiddenFetch, fragmentedTextArb, isObj,
-  oracleFetch, oursChunked, splitAt, sseStyleArb, withoutNulls, type FetchLog, type Fragmented, type Ours, type SseEvent,
+  ORACLE_BASE, askOracle, checkGenerated, describeFixtures, divergenceTests, enc, forbidGlobalFetch, fragmentedTextArb,
+  firstChoice, generatedSseArb, isObject, splitAt, toolCallArb, withoutNulls, type Divergence, type Fragmented, type Ours, type SseEvent,
 } from '../support/differential.js'
 
-const BASE_URL = 'http://127.0.0.1:9'
-const enc = new TextEncoder()
-/** DIFF_RUNS=n scales the generated runs (for a long local hunt); the default keeps the suite fast. */
-const SCALE = Number(process.env['DIFF_RUNS'] ?? 1)
+forbidGlobalFetch()
 
-beforeAll(() => {
-  vi.stubGlobal('fetch', forbiddenFetch)
-})
-afterAll(() => {
-  vi.unstubAllGlobals()
-})
-
-async function sdkMessage(chunks: readonly Uint8Array[]) {
-  const log: FetchLog = { urls: [] }
-  const client = new Anthropic({ apiKey: 'unused', baseURL: BASE_URL, maxRetries: 0, fetch: oracleFetch(chunks, log) })
-  const message = await client.messages.stream({ model: 'x', max_tokens: 1, messages: [] }).finalMessage()
-  expect(log.urls).toEqual([`${BASE_URL}/v1/messages`])
-  return message
+function sdkMessage(chunks: readonly Uint8Array[]) {
+  return askOracle(chunks, `${ORACLE_BASE}/v1/messages`, (fetch) =>
+    new Anthropic({ apiKey: 'unused', baseURL: ORACLE_BASE, maxRetries: 0, fetch }).messages.stream({ model: 'x', max_tokens: 1, messages: [] }).finalMessage())
 }
 
 type SdkMessage = Awaited<ReturnType<typeof sdkMessage>>
@@ -59,15 +46,9 @@ interface MessageView {
 }
 
 function oursView(reply: Reply): MessageView {
-  const c = reply.choices[0]
-  return {
-    role: c?.role ?? null,
-    content: c?.content ?? '',
-    reasoning: c?.reasoning ?? '',
-    toolCalls: (c?.toolCalls ?? []).map((t) => ({ index: t.index, id: t.id, type: t.type, name: t.name, input: t.parsedArguments })),
-    finishReason: c?.finishReason ?? null,
-    usage: reply.usage,
-  }
+  const { role, content, reasoning, toolCalls, finishReason, usage } = firstChoice(reply)
+  const tools = toolCalls.map((t) => ({ index: t.index, id: t.id, type: t.type, name: t.name, input: t.parsedArguments }))
+  return { role, content, reasoning, toolCalls: tools, finishReason, usage }
 }
 
 function sdkView(m: SdkMessage): MessageView {
@@ -98,6 +79,9 @@ function sdkView(m: SdkMessage): MessageView {
 
 type Judgement = { kind: 'compare'; ours: Ours } | { kind: 'skip'; reason: string }
 
+/** The reason a stream is excluded, or "compare". */
+const reasonOf = (j: Judgement): string => (j.kind === 'skip' ? j.reason : 'compare')
+
 function judge(ours: Ours): Judgement {
   const skip = (reason: string): Judgement => ({ kind: 'skip', reason })
   if (ours.reply.transport !== 'sse') return skip(`transport ${ours.reply.transport}`)
@@ -113,7 +97,7 @@ function judge(ours: Ours): Judgement {
     if (f.event === 'ping') continue // skipped by the SDK before any parse
     if (stop) return skip('events after message_stop')
     const j = f.json
-    if (!isObj(j)) return skip('a frame that is not a JSON object')
+    if (!isObject(j)) return skip('a frame that is not a JSON object')
     const type = j['type']
     if (type === 'message_start') starts++
     if (type === 'message_stop') stop = true
@@ -126,8 +110,8 @@ function judge(ours: Ours): Judgement {
     }
     if (type === 'message_delta') {
       const usage = j['usage']
-      if (!isObj(usage) || typeof usage['output_tokens'] !== 'number') return skip('message_delta without usage.output_tokens: the SDK overwrites it with undefined')
-      if (isObj(j['delta']) && j['delta']['stop_reason'] == null) return skip('a message_delta with stop_reason null: the SDK overwrites the reason, we keep the last non-null one (DESIGN §3 rule 5)')
+      if (!isObject(usage) || typeof usage['output_tokens'] !== 'number') return skip('message_delta without usage.output_tokens: the SDK overwrites it with undefined')
+      if (isObject(j['delta']) && j['delta']['stop_reason'] == null) return skip('a message_delta with stop_reason null: the SDK overwrites the reason, we keep the last non-null one (DESIGN §3 rule 5)')
     }
   }
   if (starts !== 1) return skip(`${starts} message_start events: the SDK needs exactly one`)
@@ -146,7 +130,7 @@ async function compare(chunks: readonly Uint8Array[], ours: Ours): Promise<void>
     // input (`{"path": "notes.md", "content": "# Meet…` → `{path: "notes.md"}`); we keep the raw
     // string, report argumentsError and give parsedArguments null. Never repaired.
     expect(call.parsedArguments).toBeNull()
-    expect(isObj(want.toolCalls[i]?.input)).toBe(true)
+    expect(isObject(want.toolCalls[i]?.input)).toBe(true)
     want.toolCalls[i]!.input = null
   }
   expect(have).toEqual(want)
@@ -156,36 +140,13 @@ async function compare(chunks: readonly Uint8Array[], ours: Ours): Promise<void>
 // ---------------------------------------------------------------------------
 // Fixtures
 
-const fixtures = fixturesFor('anthropic')
-
-describe('anthropic fixtures vs @anthropic-ai/sdk MessageStream', () => {
-  const judged = fixtures.map((f) => {
-    const ours = oursChunked([f.wire], f.options)
-    return { f, ours, j: judge(ours) }
-  })
-  const excluded = judged.filter((x) => x.j.kind === 'skip')
-  it(`found ${fixtures.length} anthropic fixture(s): ${judged.length - excluded.length} compared, ${excluded.length} excluded (asserted below)`, () => {
-    for (const { f, ours } of judged) expect(ours.reply).toEqual(merge(f.wire, f.options))
-  })
-  for (const { f, ours, j } of judged) {
-    if (j.kind === 'skip') {
-      // The exclusion must be earned: the SDK, run exactly as for a compared fixture, disagrees.
-      it(`${f.name}: the SDK cannot be the oracle here — ${j.reason}`, async () => {
-        let agreed = true
-        try {
-          await compare([f.wire], ours)
-        } catch {
-          agreed = false
-        }
-        expect(agreed, 'the SDK agrees on this fixture: compare it instead of excluding it').toBe(false)
-      })
-      continue
-    }
-    const truncated = ours.reply.choices[0]?.toolCalls.some((t) => t.argumentsError !== null)
-    it(`${f.name}${truncated ? ' [truncated tool input: SDK repair as expected divergence]' : ''}`, async () => {
-      await compare([f.wire], ours)
-    })
-  }
+describeFixtures<Judgement>({
+  provider: 'anthropic',
+  title: 'anthropic fixtures vs @anthropic-ai/sdk MessageStream',
+  judge,
+  excluded: (j) => (j.kind === 'skip' ? j.reason : null),
+  compare: (chunks, _j, ours) => compare(chunks, ours),
+  notes: (_j, ours) => (ours.reply.choices[0]?.toolCalls.some((t) => t.argumentsError !== null) ? ['truncated tool input: SDK repair as expected divergence'] : []),
 })
 
 // ---------------------------------------------------------------------------
@@ -200,18 +161,18 @@ const textBlock = (index: number, ...texts: string[]) =>
 const end = (reason = 'end_turn') => ev('message_delta', { delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 5 } }) + ev('message_stop', {})
 
 describe('anthropic documented divergences from @anthropic-ai/sdk (STREAMS.md §4)', () => {
-  const cases: Array<{ name: string; body: string; skip: RegExp; sdk: (run: () => Promise<SdkMessage>) => Promise<void>; ours: (r: Reply) => void }> = [
+  const cases: Array<Divergence<SdkMessage>> = [
     {
       name: 'frames without event: lines (proxy, case 45): the SDK sees nothing, we dispatch on JSON type',
       body: (start + textBlock(0, 'Bon', 'jour') + end()).replace(/^event: .*\n/gm, ''),
-      skip: /without `event:`/,
+      because: /without `event:`/,
       sdk: async (run) => { await expect(run()).rejects.toThrow(/without sending any chunks/) },
       ours: (r) => expect([r.choices[0]!.content, r.done]).toEqual(['Bonjour', true]),
     },
     {
       name: 'OpenRouter trailing `event: data` / [DONE] (case 46): the SDK throws on JSON.parse, we treat it as an end marker',
       body: start + textBlock(0, '4') + end() + 'event: data\ndata: [DONE]\n\n',
-      skip: /\[DONE\]/,
+      because: /\[DONE\]/,
       sdk: async (run) => { await expect(run()).rejects.toThrow(/JSON/) },
       ours: (r) => expect([r.choices[0]!.content, r.errors]).toEqual(['4', []]),
     },
@@ -220,7 +181,7 @@ describe('anthropic documented divergences from @anthropic-ai/sdk (STREAMS.md §
       body: start + ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
         ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'The capital is Par' } }) +
         'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n',
-      skip: /event: error/,
+      because: /event: error/,
       sdk: async (run) => { await expect(run()).rejects.toThrow(/Overloaded/) },
       ours: (r) => expect([r.choices[0]!.content, r.choices[0]!.finishReason]).toEqual(['The capital is Par', null]),
     },
@@ -230,39 +191,26 @@ describe('anthropic documented divergences from @anthropic-ai/sdk (STREAMS.md §
         ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'A' } }) +
         'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"B"}\n\n' +
         ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'C' } }) + ev('content_block_stop', { index: 0 }) + end(),
-      skip: /malformed/,
+      because: /malformed/,
       sdk: async (run) => { await expect(run()).rejects.toThrow() },
       ours: (r) => expect([r.choices[0]!.content, r.errors.length]).toEqual(['AC', 1]),
     },
     {
       name: 'no message_stop (truncated stream): the SDK has no final message, we return the partial reply',
       body: start + textBlock(0, 'Hi'),
-      skip: /no message_stop/,
+      because: /no message_stop/,
       sdk: async (run) => { await expect(run()).rejects.toThrow(/without producing a Message/) },
       ours: (r) => expect([r.choices[0]!.content, r.done]).toEqual(['Hi', false]),
     },
     {
       name: 'last event without its blank line: the SDK drops message_stop and throws, we dispatch it (STREAMS §1.1)',
       body: (start + textBlock(0, 'Hi') + end()).replace(/\n\n$/, ''),
-      skip: /blank line/,
+      because: /blank line/,
       sdk: async (run) => { await expect(run()).rejects.toThrow(/without producing a Message/) },
       ours: (r) => expect([r.choices[0]!.content, r.done]).toEqual(['Hi', true]),
     },
   ]
-  for (const c of cases) {
-    it(c.name, async () => {
-      const bytes = enc.encode(c.body)
-      const j = judge(oursChunked([bytes]))
-      expect(j.kind === 'skip' ? j.reason : 'compare').toMatch(c.skip)
-      c.ours(merge(bytes))
-      const errors = vi.spyOn(console, 'error').mockImplementation(() => {}) // the SDK logs unparsable frames
-      try {
-        await c.sdk(() => sdkMessage([bytes]))
-      } finally {
-        errors.mockRestore()
-      }
-    })
-  }
+  divergenceTests(cases, (_bytes, ours) => reasonOf(judge(ours)), sdkMessage)
 
   it('whole input in content_block_start followed by one empty input_json_delta: the SDK resets input to {}, we keep the start input', async () => {
     // Not seen from the real API (its tool_use starts carry `input: {}`), but the SDK's rule is
@@ -306,14 +254,9 @@ interface GenBlock {
   tool: { id: string; name: string; args: string; cuts: number[]; emptyFirst: boolean; noDeltas: boolean } | null
 }
 
-const toolArb = fc.record({
-  id: fc.stringMatching(/^(toolu|srvtoolu)_[A-Za-z0-9]{6,24}$/),
-  name: fc.stringMatching(/^[a-z_][a-z0-9_]{0,20}$/),
-  args: argumentsObjectArb,
-  cuts: fc.array(fc.nat(), { maxLength: 10 }),
-  emptyFirst: fc.boolean(),
-  noDeltas: fc.boolean(),
-})
+const toolArb = fc
+  .tuple(toolCallArb(/^(toolu|srvtoolu)_[A-Za-z0-9]{6,24}$/), fc.record({ emptyFirst: fc.boolean(), noDeltas: fc.boolean() }))
+  .map(([call, shape]) => ({ ...call, ...shape }))
 
 const noText = fc.constant<Fragmented>({ text: '', fragments: [] })
 const blockArb: fc.Arbitrary<GenBlock> = fc.oneof(
@@ -406,30 +349,19 @@ function events(g: Gen): SseEvent[] {
   return out
 }
 
-const streamArb = genArb.chain((g) => {
-  const evs = events(g)
-  return fc.record({ g: fc.constant(g), events: fc.constant(evs), style: sseStyleArb(evs.length, false), sizes: chunkSizesArb })
-})
+const streamArb = generatedSseArb(genArb, events, false)
 
 describe('generated clean Anthropic streams: ours = @anthropic-ai/sdk', () => {
   it('text, thinking, tool_use input, stop_reason and usage agree', async () => {
-    await fc.assert(
-      fc.asyncProperty(streamArb, async ({ g, events: evs, style, sizes }) => {
-        const bytes = enc.encode(buildSse(evs, style))
-        const chunks = chunkBytes(bytes, sizes)
-        const ours = oursChunked(chunks)
-        expect(ours.reply).toEqual(merge(bytes))
-        const j = judge(ours)
-        expect(j.kind === 'skip' ? j.reason : 'compare').toBe('compare')
-        await compare(chunks, ours)
-        // and ours is what the generator meant
-        const c = ours.reply.choices[0]!
-        expect(c.content).toBe(g.blocks.filter((b) => b.kind === 'text').map((b) => b.text.text).join(''))
-        expect(c.reasoning).toBe((g.thinking?.text.text ?? '') + g.blocks.filter((b) => b.kind === 'thinking').map((b) => b.text.text).join(''))
-        expect(c.toolCalls.map((t) => t.parsedArguments)).toEqual(g.blocks.flatMap((b) => (b.tool ? [JSON.parse(b.tool.args)] : [])))
-      }),
-      { numRuns: Math.round(100 * SCALE) },
-    )
+    await checkGenerated(streamArb, 100, async ({ g, chunks, ours }) => {
+      expect(reasonOf(judge(ours))).toBe('compare')
+      await compare(chunks, ours)
+      // and ours is what the generator meant
+      const c = ours.reply.choices[0]!
+      expect(c.content).toBe(g.blocks.filter((b) => b.kind === 'text').map((b) => b.text.text).join(''))
+      expect(c.reasoning).toBe((g.thinking?.text.text ?? '') + g.blocks.filter((b) => b.kind === 'thinking').map((b) => b.text.text).join(''))
+      expect(c.toolCalls.map((t) => t.parsedArguments)).toEqual(g.blocks.flatMap((b) => (b.tool ? [JSON.parse(b.tool.args)] : [])))
+    })
   })
 })
 

@@ -8,43 +8,28 @@
 
 import OpenAI from 'openai'
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { merge, type MergeOptions, type Reply } from '../../src/index.js'
 import {
-  argumentsObjectArb, buildSse, chunkBytes, chunkSizesArb, fixturesFor, forbiddenFetch, fragmentedTextArb, interleave,
-  isObj, oracleFetch, oursChunked, splitAt, sseStyleArb, withoutNulls, type FetchLog, type Fragmented, type Ours,
-  type SseEvent,
+  ORACLE_BASE, askOracle, checkGenerated, describeFixtures, divergenceTests, enc, forbidGlobalFetch, fragmentedTextArb,
+  firstChoice, generatedSseArb, interleave, isObject, oursChunked, splitAt, toolCallArb, withoutNulls, type Divergence, type Fragmented,
+  type GenToolBase, type OracleFetch, type Ours, type SseEvent,
 } from '../support/differential.js'
 
-const BASE_URL = 'http://127.0.0.1:9/v1'
-const enc = new TextEncoder()
-/** DIFF_RUNS=n scales the generated runs (for a long local hunt); the default keeps the suite fast. */
-const SCALE = Number(process.env['DIFF_RUNS'] ?? 1)
+const BASE_URL = `${ORACLE_BASE}/v1`
 
-beforeAll(() => {
-  // Belt and braces: the SDKs get our fetch; anything reaching for the global one fails.
-  vi.stubGlobal('fetch', forbiddenFetch)
-})
-afterAll(() => {
-  vi.unstubAllGlobals()
-})
+forbidGlobalFetch()
 
-function client(chunks: readonly Uint8Array[], log: FetchLog): OpenAI {
-  return new OpenAI({ apiKey: 'unused', baseURL: BASE_URL, maxRetries: 0, fetch: oracleFetch(chunks, log) })
+function client(fetch: OracleFetch): OpenAI {
+  return new OpenAI({ apiKey: 'unused', baseURL: BASE_URL, maxRetries: 0, fetch })
 }
 
-async function sdkChat(chunks: readonly Uint8Array[]) {
-  const log: FetchLog = { urls: [] }
-  const completion = await client(chunks, log).chat.completions.stream({ model: 'x', messages: [] }).finalChatCompletion()
-  expect(log.urls).toEqual([`${BASE_URL}/chat/completions`])
-  return completion
+function sdkChat(chunks: readonly Uint8Array[]) {
+  return askOracle(chunks, `${BASE_URL}/chat/completions`, (fetch) => client(fetch).chat.completions.stream({ model: 'x', messages: [] }).finalChatCompletion())
 }
 
-async function sdkResponse(chunks: readonly Uint8Array[]) {
-  const log: FetchLog = { urls: [] }
-  const response = await client(chunks, log).responses.stream({ model: 'x', input: 'hi' }).finalResponse()
-  expect(log.urls).toEqual([`${BASE_URL}/responses`])
-  return response
+function sdkResponse(chunks: readonly Uint8Array[]) {
+  return askOracle(chunks, `${BASE_URL}/responses`, (fetch) => client(fetch).responses.stream({ model: 'x', input: 'hi' }).finalResponse())
 }
 
 // ===========================================================================
@@ -72,6 +57,9 @@ interface ChatView {
   usage: Record<string, unknown> | null
 }
 
+/** Our tool call as the SDKs' calls are compared. */
+const callView = (t: Reply['choices'][number]['toolCalls'][number]): CallView => ({ index: t.index, id: t.id, type: t.type, name: t.name, arguments: t.arguments })
+
 function oursChatView(reply: Reply): ChatView {
   return {
     choices: reply.choices.map((c) => ({
@@ -79,7 +67,7 @@ function oursChatView(reply: Reply): ChatView {
       role: c.role,
       content: c.content,
       refusal: c.refusal,
-      toolCalls: c.toolCalls.map((t) => ({ index: t.index, id: t.id, type: t.type, name: t.name, arguments: t.arguments })),
+      toolCalls: c.toolCalls.map(callView),
       finishReason: c.finishReason,
     })),
     usage: reply.usage,
@@ -154,21 +142,21 @@ function classifyChat(ours: Ours): ChatClassification {
     if (seenDone) return fail('frames after [DONE]: openai-node stops reading at [DONE]')
     if (f.event !== null && f.event.startsWith('thread.')) return fail('thread.* events: openai-node treats them as Assistants events')
     const j = f.json
-    if (!isObj(j)) return fail('a frame that is not a JSON object')
+    if (!isObject(j)) return fail('a frame that is not a JSON object')
     if (j['error']) return fail('mid-stream error payload (STREAMS case 34): openai-node throws APIError and loses the text')
     if (!Array.isArray(j['choices'])) return fail('a chunk without a choices array: openai-node iterates chunk.choices')
     if (j['id']) lastIdChunk = f.seq
     if (j['usage'] !== undefined && j['usage'] !== null) usageChunks.push(f.seq)
-    if (isObj(j['x_groq']) && isObj(j['x_groq']['usage'])) xgroq = true
+    if (isObject(j['x_groq']) && isObject(j['x_groq']['usage'])) xgroq = true
     for (const choice of j['choices'] as unknown[]) {
-      if (!isObj(choice)) return fail('a choice that is not an object')
+      if (!isObject(choice)) return fail('a choice that is not an object')
       const ci = choice['index']
       if (typeof ci !== 'number' || !Number.isSafeInteger(ci) || ci < 0) return fail('a choice without an integer index')
       const st = choiceState.get(ci) ?? { role: false, finish: false, legacy: false, tools: false, fnName: false }
       choiceState.set(ci, st)
       if (choice['finish_reason']) st.finish = true
       const delta = choice['delta']
-      if (!isObj(delta)) continue
+      if (!isObject(delta)) continue
       if (delta['role']) st.role = true
       if (delta['content'] !== undefined && delta['content'] !== null && typeof delta['content'] !== 'string') {
         return fail('array content (STREAMS case 26): openai-node stringifies it ("[object Object]")')
@@ -183,7 +171,7 @@ function classifyChat(ours: Ours): ChatClassification {
       }
       if (delta['function_call'] !== undefined && delta['function_call'] !== null) {
         const fn = delta['function_call']
-        if (!isObj(fn)) return fail('a function_call that is not an object')
+        if (!isObject(fn)) return fail('a function_call that is not an object')
         st.legacy = true
         if (fn['name']) st.fnName = true
       }
@@ -192,12 +180,12 @@ function classifyChat(ours: Ours): ChatClassification {
       if (!Array.isArray(tcs)) return fail('tool_calls as an object: openai-node expects an array')
       st.tools = true
       for (const tc of tcs) {
-        if (!isObj(tc)) return fail('a tool call that is not an object')
+        if (!isObject(tc)) return fail('a tool call that is not an object')
         const ti = tc['index']
         if (typeof ti !== 'number' || !Number.isSafeInteger(ti) || ti < 0) {
           return fail('a tool call without an index (STREAMS case 10): openai-node v6 drops it (see the divergence test below)')
         }
-        const fn = isObj(tc['function']) ? tc['function'] : {}
+        const fn = isObject(tc['function']) ? tc['function'] : {}
         if (fn['arguments'] !== undefined && fn['arguments'] !== null && typeof fn['arguments'] !== 'string') {
           return fail('arguments as an object: openai-node concatenates them as strings')
         }
@@ -340,38 +328,19 @@ async function compareChat(chunks: readonly Uint8Array[], ours: Ours, cls: ChatC
 // ===========================================================================
 // Chat Completions: fixtures
 
-const chatFixtures = fixturesFor('openai-chat')
-
-describe('openai-chat fixtures vs openai-node ChatCompletionStream', () => {
-  const judged = chatFixtures.map((f) => {
-    const ours = oursChunked([f.wire], f.options)
-    return { f, ours, j: judgeChat(f.wire, ours, f.options) }
-  })
-  const excluded = judged.filter((x) => x.j.kind === 'skip')
-
-  it(`found ${chatFixtures.length} openai-chat fixture(s): ${judged.length - excluded.length} compared, ${excluded.length} excluded (asserted below)`, () => {
-    // merge() on the whole body must be what we compare (createMerger fed one chunk)
-    for (const { f, ours } of judged) expect(ours.reply).toEqual(merge(f.wire, f.options))
-  })
-
-  for (const { f, j } of judged) {
-    if (j.kind === 'skip') {
-      // The exclusion must be earned: openai-node, run exactly as for a compared fixture, disagrees.
-      it(`${f.name}: the SDK cannot be the oracle here — ${j.reason}`, async () => {
-        const agreed = await sdkAgreesOnExcluded([f.wire], j.ours)
-        expect(agreed, 'the SDK agrees on this fixture: compare it instead of excluding it').toBe(false)
-      })
-      continue
-    }
-    const notes = j.kind === 'sdk-throws' ? [`expected divergence: ${j.why}`] : [
-      j.cls.reasoningKeys.size > 0 ? `reasoning (${[...j.cls.reasoningKeys].join(', ')}) as expected divergence` : '',
-      j.cls.usageSkip ? 'usage not compared' : '',
-      j.droppedLast ? 'unterminated last event dropped by openai-node v6' : '',
-    ].filter(Boolean)
-    it(`${f.name}${notes.length ? ` [${notes.join('; ')}]` : ''}`, async () => {
-      await runJudgement([f.wire], j)
-    })
-  }
+describeFixtures<ChatJudgement>({
+  provider: 'openai-chat',
+  title: 'openai-chat fixtures vs openai-node ChatCompletionStream',
+  judge: (ours, f) => judgeChat(f.wire, ours, f.options),
+  excluded: (j) => (j.kind === 'skip' ? j.reason : null),
+  compare: (chunks, j) => runJudgement(chunks, j),
+  // compared against `j.ours`: the body without an unterminated last event openai-node v6 drops
+  agrees: (chunks, j, ours) => sdkAgreesOnExcluded(chunks, j.kind === 'skip' ? j.ours : ours),
+  notes: (j) => j.kind === 'sdk-throws' ? [`expected divergence: ${j.why}`] : j.kind === 'skip' ? [] : [
+    j.cls.reasoningKeys.size > 0 ? `reasoning (${[...j.cls.reasoningKeys].join(', ')}) as expected divergence` : '',
+    j.cls.usageSkip ? 'usage not compared' : '',
+    j.droppedLast ? 'unterminated last event dropped by openai-node v6' : '',
+  ].filter(Boolean),
 })
 
 // ===========================================================================
@@ -461,13 +430,13 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
   const calls = chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }])
   const tc = (call: Record<string, unknown>) => chunk([{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }])
 
-  const cases: Array<{ name: string; body: string; skip: RegExp; sdk: (run: () => Promise<SdkCompletion>) => Promise<void>; ours: (r: Reply) => void }> = [
+  const cases: Array<Divergence<SdkCompletion>> = [
     {
       name: 'reused index 0 for two calls (case 8): SDK merges into invalid JSON, we split',
       body: sse(role,
         tc({ index: 0, id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }),
         tc({ index: 0, id: 'call_b', type: 'function', function: { name: 'read_file', arguments: '{"path":"b"}' } }), calls, '[DONE]'),
-      skip: /second id/,
+      because: /second id/,
       sdk: async (run) => {
         const c = await run()
         const t = c.choices[0]!.message.tool_calls!
@@ -483,21 +452,21 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
       body: sse(role,
         chunk([{ index: 0, delta: { tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] }, finish_reason: null }]),
         chunk([{ index: 0, delta: { tool_calls: [{ id: 't2', type: 'function', function: { name: 'g', arguments: '{}' } }] }, finish_reason: null }]), calls, '[DONE]'),
-      skip: /without an index/,
+      because: /without an index/,
       sdk: async (run) => { expect((await run()).choices[0]!.message.tool_calls).toEqual([]) },
       ours: (r) => expect(r.choices[0]!.toolCalls.map((t) => t.name)).toEqual(['f', 'g']),
     },
     {
       name: 'missing type (case 11): SDK throws, we default to "function"',
       body: sse(role, tc({ index: 0, id: 'call_1', function: { name: 'f', arguments: '{}' } }), calls, '[DONE]'),
-      skip: /without `type`/,
+      because: /without `type`/,
       sdk: async (run) => { await expect(run()).rejects.toThrow(/type/) },
       ours: (r) => expect(r.choices[0]!.toolCalls[0]!.type).toBe('function'),
     },
     {
       name: 'sparse tool-call index (case 14): SDK crashes, we keep the call',
       body: sse(role, tc({ index: 1, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }), calls, '[DONE]'),
-      skip: /sparse tool-call/,
+      because: /sparse tool-call/,
       sdk: async (run) => { await expect(run()).rejects.toThrow() },
       ours: (r) => expect(r.choices[0]!.toolCalls.map((t) => t.index)).toEqual([1]),
     },
@@ -505,7 +474,7 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
       name: 'mid-stream error frame (case 34): SDK throws, we keep the partial text',
       body: sse(role, chunk([{ index: 0, delta: { content: 'Hel' }, finish_reason: null }]),
         JSON.stringify({ error: { code: 502, message: 'Provider disconnected' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] })),
-      skip: /mid-stream error/,
+      because: /mid-stream error/,
       sdk: async (run) => { await expect(run()).rejects.toThrow(/Provider disconnected/) },
       ours: (r) => expect([r.choices[0]!.content, r.choices[0]!.finishReason]).toEqual(['Hel', 'error']),
     },
@@ -513,7 +482,7 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
       name: 'malformed frame (case 39): SDK aborts, we record it and merge the rest',
       body: sse(role, chunk([{ index: 0, delta: { content: 'A' }, finish_reason: null }]),
         '{"id":"c1","choices":[{"index":0,"delta":{"content":"B"}', chunk([{ index: 0, delta: { content: 'C' }, finish_reason: 'stop' }]), '[DONE]'),
-      skip: /malformed/,
+      because: /malformed/,
       sdk: async (run) => { await expect(run()).rejects.toThrow() },
       ours: (r) => expect([r.choices[0]!.content, r.errors.length]).toEqual(['AC', 1]),
     },
@@ -521,7 +490,7 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
       name: 'Mistral array content (case 26): SDK stringifies, we split reasoning and content',
       body: sse(role, chunk([{ index: 0, delta: { content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'hmm' }] }] }, finish_reason: null }]),
         chunk([{ index: 0, delta: { content: 'Answer' }, finish_reason: null }]), stop, '[DONE]'),
-      skip: /array content/,
+      because: /array content/,
       sdk: async (run) => { expect((await run()).choices[0]!.message.content).toBe('[object Object]Answer') },
       ours: (r) => expect([r.choices[0]!.reasoning, r.choices[0]!.content]).toEqual(['hmm', 'Answer']),
     },
@@ -530,43 +499,29 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
       name: 'last event without its blank line (case 42): openai-node v6 drops it and throws, we dispatch it',
       body: sse(role, chunk([{ index: 0, delta: { content: 'Hel' }, finish_reason: null }])) +
         `data: ${chunk([{ index: 0, delta: { content: 'lo' }, finish_reason: 'stop' }])}`,
-      skip: /./,
+      because: /./,
       sdk: async (run) => { await expect(run()).rejects.toThrow(/missing finish_reason/) },
       ours: (r) => expect([r.choices[0]!.content, r.choices[0]!.finishReason]).toEqual(['Hello', 'stop']),
     },
     {
       name: '`event: ping` block without data (case 41): SDK throws, we ignore it',
       body: sse(role) + 'event: ping\n\n' + sse(chunk([{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }]), '[DONE]'),
-      skip: /without data/,
+      because: /without data/,
       sdk: async (run) => { await expect(run()).rejects.toThrow() },
       ours: (r) => expect(r.choices[0]!.content).toBe('ok'),
     },
   ]
 
-  for (const c of cases) {
-    it(c.name, async () => {
-      const bytes = enc.encode(c.body)
-      const j = judgeChat(bytes, oursChunked([bytes]))
-      expect(j.kind === 'skip' ? j.reason : j.kind === 'sdk-throws' ? j.why : 'compare').toMatch(c.skip)
-      c.ours(merge(bytes))
-      const errors = vi.spyOn(console, 'error').mockImplementation(() => {}) // the SDK logs unparsable frames
-      try {
-        await c.sdk(() => sdkChat([bytes]))
-      } finally {
-        errors.mockRestore()
-      }
-    })
-  }
+  divergenceTests(cases, (bytes, ours) => {
+    const j = judgeChat(bytes, ours)
+    return j.kind === 'skip' ? j.reason : j.kind === 'sdk-throws' ? j.why : 'compare'
+  }, sdkChat)
 })
 
 // ===========================================================================
 // Chat Completions: generated clean streams
 
-interface GenTool {
-  id: string
-  name: string
-  args: string
-  cuts: number[]
+interface GenTool extends GenToolBase {
   /** The first fragment also carries the first piece of the arguments. */
   firstCarriesArgs: boolean
   /** Continuation shapes: 0 `{index,function:{arguments}}`, 1 with `id:null,type:null,name:null`, 2 with `id:""`, 3 repeating id, type and name. */
@@ -604,14 +559,9 @@ interface GenChat {
   roleEvery: boolean
 }
 
-const toolArb: fc.Arbitrary<GenTool> = fc.record({
-  id: fc.stringMatching(/^call_[A-Za-z0-9]{4,24}$/),
-  name: fc.stringMatching(/^[a-z_][a-z0-9_]{0,20}$/),
-  args: argumentsObjectArb,
-  cuts: fc.array(fc.nat(), { maxLength: 10 }),
-  firstCarriesArgs: fc.boolean(),
-  shapes: fc.array(fc.nat({ max: 3 }), { minLength: 1, maxLength: 4 }),
-})
+const toolArb: fc.Arbitrary<GenTool> = fc
+  .tuple(toolCallArb(/^call_[A-Za-z0-9]{4,24}$/), fc.record({ firstCarriesArgs: fc.boolean(), shapes: fc.array(fc.nat({ max: 3 }), { minLength: 1, maxLength: 4 }) }))
+  .map(([call, shape]) => ({ ...call, ...shape }))
 
 const choiceArb: fc.Arbitrary<GenChoice> = fc.constantFrom<GenChoice['mode']>('text', 'text', 'tools', 'tools', 'function').chain((mode) =>
   fc.record({
@@ -726,37 +676,20 @@ function chatPayloads(g: GenChat): string[] {
   return out
 }
 
-const chatStreamArb = genChatArb.chain((g) => {
-  const payloads = chatPayloads(g)
-  return fc.record({
-    g: fc.constant(g),
-    payloads: fc.constant(payloads),
-    style: sseStyleArb(payloads.length, true),
-    sizes: chunkSizesArb,
-  })
-})
+const chatStreamArb = generatedSseArb(genChatArb, (g) => chatPayloads(g).map((data) => ({ data })), true)
 
 describe('generated clean chat streams: ours = openai-node', () => {
   it('content, refusal, tool calls, legacy function_call, finish reasons and usage agree', async () => {
-    await fc.assert(
-      fc.asyncProperty(chatStreamArb, async ({ g, payloads, style, sizes }) => {
-        const events: SseEvent[] = payloads.map((data) => ({ data }))
-        const bytes = enc.encode(buildSse(events, style))
-        const chunks = chunkBytes(bytes, sizes)
-        const ours = oursChunked(chunks)
-        // chunking must not matter to us either
-        expect(ours.reply).toEqual(merge(bytes))
-        const j = judgeChat(bytes, ours)
-        expect(j.kind).not.toBe('skip')
-        if (j.kind === 'compare') expect(j.cls.usageSkip).toBeNull()
-        await runJudgement(chunks, j)
-        // and ours equals what the generator meant
-        const view = oursChatView(ours.reply)
-        expect(view.choices.map((c) => c.content)).toEqual(g.choices.map((c) => c.content.text))
-        expect(view.choices.map((c) => c.toolCalls.map((t) => t.arguments))).toEqual(g.choices.map((c) => c.tools.map((t) => t.args)))
-      }),
-      { numRuns: Math.round(100 * SCALE) },
-    )
+    await checkGenerated(chatStreamArb, 100, async ({ g, bytes, chunks, ours }) => {
+      const j = judgeChat(bytes, ours)
+      expect(j.kind).not.toBe('skip')
+      if (j.kind === 'compare') expect(j.cls.usageSkip).toBeNull()
+      await runJudgement(chunks, j)
+      // and ours equals what the generator meant
+      const view = oursChatView(ours.reply)
+      expect(view.choices.map((c) => c.content)).toEqual(g.choices.map((c) => c.content.text))
+      expect(view.choices.map((c) => c.toolCalls.map((t) => t.arguments))).toEqual(g.choices.map((c) => c.tools.map((t) => t.args)))
+    })
   })
 })
 
@@ -773,15 +706,8 @@ interface ResponsesView {
 }
 
 function oursResponsesView(reply: Reply): ResponsesView {
-  const c = reply.choices[0]
-  return {
-    content: c?.content ?? '',
-    refusal: c?.refusal ?? '',
-    reasoning: c?.reasoning ?? '',
-    toolCalls: (c?.toolCalls ?? []).map((t) => ({ index: t.index, id: t.id, type: t.type, name: t.name, arguments: t.arguments })),
-    finishReason: c?.finishReason ?? null,
-    usage: reply.usage,
-  }
+  const { content, refusal, reasoning, toolCalls, finishReason, usage } = firstChoice(reply)
+  return { content, refusal, reasoning, toolCalls: toolCalls.map(callView), finishReason, usage }
 }
 
 type SdkResponse = Awaited<ReturnType<typeof sdkResponse>>
@@ -844,7 +770,7 @@ function classifyResponses(ours: Ours): string | null {
     if (f.kind === 'invalid') return 'malformed frame (case 39): openai-node aborts'
     if (f.kind === 'done') return '[DONE] in a Responses stream (case 46)'
     const j = f.json
-    if (!isObj(j)) return 'a frame that is not a JSON object'
+    if (!isObject(j)) return 'a frame that is not a JSON object'
     if (j['error']) return 'an error payload: openai-node throws'
     const type = j['type']
     if (typeof type !== 'string') return 'a frame without type'
@@ -855,7 +781,7 @@ function classifyResponses(ours: Ours): string | null {
     if (!SDK_RESPONSE_EVENTS.has(type)) return `event ${type}: openai-node throws "Unhandled response stream event"`
     if (type === 'response.completed' || type === 'response.incomplete') {
       terminal = true
-      if (!isObj(j['response']) || !Array.isArray(j['response']['output'])) return 'a terminal event without response.output'
+      if (!isObject(j['response']) || !Array.isArray(j['response']['output'])) return 'a terminal event without response.output'
     }
   }
   if (!terminal) return 'no terminal event (truncated, case 37): openai-node resolves with the in-progress snapshot'
@@ -876,7 +802,7 @@ async function compareResponses(chunks: readonly Uint8Array[], ours: Ours): Prom
   const added = new Map<number, string>()
   for (const f of ours.frames) {
     const j = f.json
-    if (isObj(j) && j['type'] === 'response.output_item.added' && typeof j['output_index'] === 'number' && isObj(j['item']) && typeof j['item']['name'] === 'string') {
+    if (isObject(j) && j['type'] === 'response.output_item.added' && typeof j['output_index'] === 'number' && isObject(j['item']) && typeof j['item']['name'] === 'string') {
       added.set(j['output_index'], j['item']['name'])
     }
   }
@@ -891,34 +817,12 @@ async function compareResponses(chunks: readonly Uint8Array[], ours: Ours): Prom
   expect(ours.reply.done).toBe(true)
 }
 
-const responsesFixtures = fixturesFor('openai-responses')
-
-describe('openai-responses fixtures vs openai-node ResponseStream', () => {
-  const judged = responsesFixtures.map((f) => {
-    const ours = oursChunked([f.wire], f.options)
-    return { f, ours, skip: classifyResponses(ours) }
-  })
-  const clean = judged.filter((j) => j.skip === null)
-  it(`found ${responsesFixtures.length} openai-responses fixture(s): ${clean.length} compared, ${judged.length - clean.length} excluded (asserted below)`, () => {
-    for (const { f, ours } of judged) expect(ours.reply).toEqual(merge(f.wire, f.options))
-  })
-  for (const { f, ours } of clean) {
-    it(f.name, async () => {
-      await compareResponses([f.wire], ours)
-    })
-  }
-  for (const { f, ours, skip } of judged.filter((j) => j.skip !== null)) {
-    // The exclusion must be earned: openai-node, run exactly as for a compared fixture, disagrees.
-    it(`${f.name}: the SDK cannot be the oracle here — ${skip}`, async () => {
-      let agreed = true
-      try {
-        await compareResponses([f.wire], ours)
-      } catch {
-        agreed = false
-      }
-      expect(agreed, 'the SDK agrees on this fixture: compare it instead of excluding it').toBe(false)
-    })
-  }
+describeFixtures<string | null>({
+  provider: 'openai-responses',
+  title: 'openai-responses fixtures vs openai-node ResponseStream',
+  judge: (ours) => classifyResponses(ours),
+  excluded: (reason) => reason,
+  compare: (chunks, _reason, ours) => compareResponses(chunks, ours),
 })
 
 // Generated Responses streams: message items (output_text / refusal parts), reasoning items
@@ -1021,23 +925,13 @@ function responsesEvents(g: GenResponses): SseEvent[] {
   return events
 }
 
-const responsesStreamArb = genResponsesArb.chain((g) => {
-  const events = responsesEvents(g)
-  return fc.record({ g: fc.constant(g), events: fc.constant(events), style: sseStyleArb(events.length, false), sizes: chunkSizesArb })
-})
+const responsesStreamArb = generatedSseArb(genResponsesArb, responsesEvents, false)
 
 describe('generated clean Responses streams: ours = openai-node', () => {
   it('output text, refusal, reasoning summary, function calls, status and usage agree', async () => {
-    await fc.assert(
-      fc.asyncProperty(responsesStreamArb, async ({ events, style, sizes }) => {
-        const bytes = enc.encode(buildSse(events, style))
-        const chunks = chunkBytes(bytes, sizes)
-        const ours = oursChunked(chunks)
-        expect(ours.reply).toEqual(merge(bytes))
-        expect(classifyResponses(ours)).toBeNull()
-        await compareResponses(chunks, ours)
-      }),
-      { numRuns: Math.round(60 * SCALE) },
-    )
+    await checkGenerated(responsesStreamArb, 60, async ({ chunks, ours }) => {
+      expect(classifyResponses(ours)).toBeNull()
+      await compareResponses(chunks, ours)
+    })
   })
 })

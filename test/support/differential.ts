@@ -1,14 +1,17 @@
-// Shared plumbing for the differential tests (test/differential/): the official SDKs are
+// The harness of the differential tests (test/differential/): the official SDKs are
 // driven as oracles through a custom `fetch` that answers every request with the bytes
 // under test (STREAMS.md §4), so the real SDK SSE decoder and accumulator run and no
-// socket is ever opened.
+// socket is ever opened. A suite states only what is its SDK's own: how to call it, its view
+// of a reply, which streams it can judge; the fixture suite, the documented-divergence cases
+// and the generated-stream runs are written once, here.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
 import fc from 'fast-check'
-import { createMerger } from '../../src/index.js'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createMerger, merge } from '../../src/index.js'
 import type { Frame, FrameEntry, MergeOptions, Reply } from '../../src/index.js'
 import { loadFixtures, type FixtureCase } from './fixtures.js'
+
+export const enc = new TextEncoder()
 
 // ---------------------------------------------------------------------------
 // Bytes → a streamed Response
@@ -44,22 +47,48 @@ export interface FetchLog {
   urls: string[]
 }
 
+/** The SDK clients' base URL: unreachable (port 9, discard), and the only one oracleFetch answers. */
+export const ORACLE_BASE = 'http://127.0.0.1:9'
+
+export type OracleFetch = (input: unknown, init?: unknown) => Promise<Response>
+
 /**
  * A `fetch` for the SDK clients: answers with the body, records the URL, and refuses
- * anything that is not aimed at the unreachable base URL (127.0.0.1:9).
+ * anything that is not aimed at the unreachable base URL (ORACLE_BASE).
  */
-export function oracleFetch(chunks: readonly Uint8Array[], log: FetchLog): (input: unknown, init?: unknown) => Promise<Response> {
+export function oracleFetch(chunks: readonly Uint8Array[], log: FetchLog): OracleFetch {
   return async (input: unknown) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : (input as Request).url
     log.urls.push(url)
-    if (!url.startsWith('http://127.0.0.1:9/')) throw new Error(`oracle fetch: unexpected URL ${url}`)
+    if (!url.startsWith(`${ORACLE_BASE}/`)) throw new Error(`oracle fetch: unexpected URL ${url}`)
     return sseResponse(chunks)
   }
+}
+
+/**
+ * Runs one SDK call whose client was given the oracle fetch for `chunks`, and checks that the
+ * SDK asked for `url` and nothing else.
+ */
+export async function askOracle<T>(chunks: readonly Uint8Array[], url: string, call: (fetch: OracleFetch) => Promise<T>): Promise<T> {
+  const log: FetchLog = { urls: [] }
+  const result = await call(oracleFetch(chunks, log))
+  expect(log.urls).toEqual([url])
+  return result
 }
 
 /** A global fetch that fails loudly: installed for the differential suites so nothing can reach the network. */
 export function forbiddenFetch(): never {
   throw new Error('network access is forbidden in differential tests (the SDKs must use the injected fetch)')
+}
+
+/** Belt and braces, for a whole test file: the SDKs get our fetch; anything reaching for the global one fails. */
+export function forbidGlobalFetch(): void {
+  beforeAll(() => {
+    vi.stubGlobal('fetch', forbiddenFetch)
+  })
+  afterAll(() => {
+    vi.unstubAllGlobals()
+  })
 }
 
 // ---------------------------------------------------------------------------
@@ -81,6 +110,23 @@ export function oursChunked(chunks: readonly Uint8Array[], options: MergeOptions
   const reply = m.end()
   const inspection = m.inspect()
   return { reply, frames: inspection.frames, entries: inspection.entries, diagnostics: inspection.diagnostics, chars: inspection.chars }
+}
+
+/**
+ * Choice 0 of our reply as an SDK that builds one message (Anthropic, OpenAI Responses) sees
+ * it: "" and null where we have no choice at all.
+ */
+export function firstChoice(reply: Reply) {
+  const c = reply.choices[0]
+  return {
+    role: c?.role ?? null,
+    content: c?.content ?? '',
+    refusal: c?.refusal ?? '',
+    reasoning: c?.reasoning ?? '',
+    toolCalls: c?.toolCalls ?? [],
+    finishReason: c?.finishReason ?? null,
+    usage: reply.usage,
+  }
 }
 
 /** Usage as we keep it: the provider's object minus null fields (DESIGN §3 rule 6, src/providers/shared.ts usageObject). */
@@ -233,44 +279,157 @@ export function interleave<T>(queues: readonly (readonly T[])[], picks: readonly
 }
 
 // ---------------------------------------------------------------------------
-// Fixtures, read defensively: others add fixtures while these tests run, and a wire file
-// whose .expected.json is not written yet must not break this suite.
+// The suites
 
-export function loadFixturesTolerant(): FixtureCase[] {
-  try {
-    return loadFixtures()
-  } catch {
-    const root = new URL('../fixtures/', import.meta.url).pathname
-    const wire = /\.(sse|ndjson|jsonl|json|txt)$/
-    const out: FixtureCase[] = []
-    for (const dir of readdirSync(root).sort()) {
-      const path = join(root, dir)
-      if (!statSync(path).isDirectory()) continue
-      for (const file of readdirSync(path).sort()) {
-        if (!wire.test(file) || file.endsWith('.expected.json')) continue
-        try {
-          const expected = JSON.parse(readFileSync(join(path, `${file.replace(wire, '')}.expected.json`), 'utf8'))
-          out.push({
-            name: `${dir}/${file}`,
-            wire: new Uint8Array(readFileSync(join(path, file))),
-            options: expected.options ?? {},
-            reply: expected.reply,
-            description: expected.description ?? '',
-          })
-        } catch {
-          // incomplete fixture (being written): skipped
-        }
+/** DIFF_RUNS=n scales the generated runs (for a long local hunt); the default keeps the suite fast. */
+export function runs(n: number): number {
+  return Math.round(n * Number(process.env['DIFF_RUNS'] ?? 1))
+}
+
+/**
+ * Fixtures whose stored Reply names this provider (or, lacking one, that live in a folder of
+ * that name). Read tolerantly: others add fixtures while these tests run.
+ */
+export function fixturesFor(provider: Reply['provider']): FixtureCase[] {
+  return loadFixtures({ tolerant: true }).filter((f) => (f.reply?.provider ?? f.name.split('/')[0]) === provider)
+}
+
+/** What an SDK suite says of its fixtures. `J` is its judgement of one stream. */
+export interface FixtureSuite<J> {
+  provider: Reply['provider']
+  /** The describe() title, e.g. "anthropic fixtures vs @anthropic-ai/sdk MessageStream". */
+  title: string
+  /** Judges a fixture from our merge of its whole body. */
+  judge(ours: Ours, fixture: FixtureCase): J
+  /** Why the SDK cannot be the oracle on it, or null when it is compared. */
+  excluded(j: J): string | null
+  /** Compares the SDK with us on the body cut into these chunks; throws where they disagree. */
+  compare(chunks: readonly Uint8Array[], j: J, ours: Ours): Promise<void>
+  /**
+   * On an excluded stream: whether the SDK, run exactly as for a compared one, agrees with us
+   * after all. Default: compare() does not throw.
+   */
+  agrees?(chunks: readonly Uint8Array[], j: J, ours: Ours): Promise<boolean>
+  /** Expected divergences handled inside compare(), shown after the test name. */
+  notes?(j: J, ours: Ours): string[]
+}
+
+/**
+ * One test per fixture: compared, or excluded with its reason, the exclusion earned (the SDK
+ * must disagree); and a first test that our merger fed one chunk is merge() of the body.
+ */
+export function describeFixtures<J>(suite: FixtureSuite<J>): void {
+  const fixtures = fixturesFor(suite.provider)
+  describe(suite.title, () => {
+    const judged = fixtures.map((f) => {
+      const ours = oursChunked([f.wire], f.options)
+      return { f, ours, j: suite.judge(ours, f) }
+    })
+    const excluded = judged.filter((x) => suite.excluded(x.j) !== null).length
+    it(`found ${fixtures.length} ${suite.provider} fixture(s): ${fixtures.length - excluded} compared, ${excluded} excluded (asserted below)`, () => {
+      for (const { f, ours } of judged) expect(ours.reply).toEqual(merge(f.wire, f.options))
+    })
+    for (const { f, ours, j } of judged) {
+      const reason = suite.excluded(j)
+      if (reason !== null) {
+        it(`${f.name}: the SDK cannot be the oracle here — ${reason}`, async () => {
+          const agreed = suite.agrees ? await suite.agrees([f.wire], j, ours) : await suite.compare([f.wire], j, ours).then(() => true, () => false)
+          expect(agreed, 'the SDK agrees on this fixture: compare it instead of excluding it').toBe(false)
+        })
+        continue
       }
+      const notes = suite.notes?.(j, ours) ?? []
+      it(`${f.name}${notes.length > 0 ? ` [${notes.join('; ')}]` : ''}`, async () => {
+        await suite.compare([f.wire], j, ours)
+      })
     }
-    return out
+  })
+}
+
+/** A divergence from the SDK that our requirements call for, written out as a stream. */
+export interface Divergence<S> {
+  name: string
+  body: string
+  /** What the suite's judgement says of the stream (why it is excluded, or why the SDK must throw). */
+  because: RegExp
+  /** What the SDK does with it. */
+  sdk(run: () => Promise<S>): Promise<void>
+  /** What we make of it. */
+  ours(reply: Reply): void
+}
+
+/**
+ * One test per documented divergence: the judgement names it, we do what we should, and the
+ * SDK does what it is documented to do (if the SDK changes, these fail).
+ */
+export function divergenceTests<S>(cases: ReadonlyArray<Divergence<S>>, why: (bytes: Uint8Array, ours: Ours) => string, runSdk: (chunks: readonly Uint8Array[]) => Promise<S>): void {
+  for (const c of cases) {
+    it(c.name, async () => {
+      const bytes = enc.encode(c.body)
+      expect(why(bytes, oursChunked([bytes]))).toMatch(c.because)
+      c.ours(merge(bytes))
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => {}) // the SDKs log unparsable frames
+      try {
+        await c.sdk(() => runSdk([bytes]))
+      } finally {
+        errors.mockRestore()
+      }
+    })
   }
 }
 
-/** Fixtures whose stored Reply names this provider (or, lacking one, that live in a folder of that name). */
-export function fixturesFor(provider: Reply['provider']): FixtureCase[] {
-  return loadFixturesTolerant().filter((f) => (f.reply?.provider ?? f.name.split('/')[0]) === provider)
+/** A generated stream: the generator's value, its SSE events, how they are written, and the network chunk sizes. */
+export interface GeneratedSse<G> {
+  g: G
+  events: SseEvent[]
+  style: SseStyle
+  sizes: number[]
 }
 
-export function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
+export function generatedSseArb<G>(genArb: fc.Arbitrary<G>, events: (g: G) => SseEvent[], allowUnterminated: boolean): fc.Arbitrary<GeneratedSse<G>> {
+  return genArb.chain((g) => {
+    const evs = events(g)
+    return fc.record({ g: fc.constant(g), events: fc.constant(evs), style: sseStyleArb(evs.length, allowUnterminated), sizes: chunkSizesArb })
+  })
 }
+
+/**
+ * Runs `check` on runs(numRuns) generated streams, each written out, cut into its network
+ * chunks and merged by us; chunking must not matter to us (the reply is merge() of the body).
+ */
+export async function checkGenerated<G>(
+  arb: fc.Arbitrary<GeneratedSse<G>>,
+  numRuns: number,
+  check: (c: { g: G; bytes: Uint8Array; chunks: Uint8Array[]; ours: Ours }) => Promise<void>,
+): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(arb, async ({ g, events, style, sizes }) => {
+      const bytes = enc.encode(buildSse(events, style))
+      const chunks = chunkBytes(bytes, sizes)
+      const ours = oursChunked(chunks)
+      expect(ours.reply).toEqual(merge(bytes))
+      await check({ g, bytes, chunks, ours })
+    }),
+    { numRuns: runs(numRuns) },
+  )
+}
+
+/** A generated tool call: id, name, JSON-object arguments and where they are cut into fragments. */
+export interface GenToolBase {
+  id: string
+  name: string
+  args: string
+  cuts: number[]
+}
+
+export function toolCallArb(id: RegExp): fc.Arbitrary<GenToolBase> {
+  return fc.record({
+    id: fc.stringMatching(id),
+    name: fc.stringMatching(/^[a-z_][a-z0-9_]{0,20}$/),
+    args: argumentsObjectArb,
+    cuts: fc.array(fc.nat(), { maxLength: 10 }),
+  })
+}
+
+/** A JSON object, not null or an array (the exchange layer's reader), for the suites' checks of frames. */
+export { isObject } from '../../src/exchange/shared.js'

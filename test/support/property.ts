@@ -2,13 +2,11 @@
 // chunked merging, exact views of frames/entries, an independent WHATWG UTF-8 decoder
 // (the oracle for byte offsets and invalid-UTF-8 diagnostics), and stream generators.
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
 import fc from 'fast-check'
 import { expect } from 'vitest'
 import { createMerger } from '../../src/index.js'
 import type { Frame, FrameEntry, Inspection, MergeOptions, Reply } from '../../src/index.js'
-import { loadFixtures, type FixtureCase } from './fixtures.js'
+import { loadFixtures } from './fixtures.js'
 
 export const enc = new TextEncoder()
 export const BOM = new Uint8Array([0xef, 0xbb, 0xbf])
@@ -23,41 +21,12 @@ export interface WireFixture {
 }
 
 /**
- * loadFixtures(), or — while other engineers are adding fixtures and a wire file may briefly
- * have no `.expected.json` beside it — the same walk that skips the incomplete ones. The
- * property tests only need the wire bytes and the merge options.
+ * The fixtures' wire bytes and merge options. Tolerant: while other engineers are adding
+ * fixtures a wire file may briefly have no `.expected.json` beside it, and the property tests
+ * do not need it.
  */
 export function wireFixtures(): WireFixture[] {
-  let all: FixtureCase[]
-  try {
-    all = loadFixtures()
-  } catch {
-    return tolerantWalk()
-  }
-  return all.map((f) => ({ name: f.name, wire: f.wire, options: f.options }))
-}
-
-function tolerantWalk(): WireFixture[] {
-  const root = new URL('../fixtures/', import.meta.url).pathname
-  const wire = /\.(sse|ndjson|jsonl|json|txt)$/
-  const out: WireFixture[] = []
-  for (const dir of readdirSync(root).sort()) {
-    const path = join(root, dir)
-    if (!statSync(path).isDirectory()) continue
-    for (const file of readdirSync(path).sort()) {
-      if (!wire.test(file) || file.endsWith('.expected.json')) continue
-      const expected = join(path, `${file.replace(wire, '')}.expected.json`)
-      if (!existsSync(expected)) continue
-      let options: MergeOptions = {}
-      try {
-        options = JSON.parse(readFileSync(expected, 'utf8')).options ?? {}
-      } catch {
-        continue // being written right now
-      }
-      out.push({ name: `${dir}/${file}`, wire: new Uint8Array(readFileSync(join(path, file))), options })
-    }
-  }
-  return out
+  return loadFixtures({ tolerant: true }).map((f) => ({ name: f.name, wire: f.wire, options: f.options }))
 }
 
 // ---------------------------------------------------------------------------
