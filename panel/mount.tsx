@@ -29,7 +29,7 @@ import { render } from 'preact'
 import { App } from './components/App.js'
 import { createUiState, PanelContext } from './context.js'
 import type { PanelShell } from './shell.js'
-import { createPanelStore, type PanelStore } from './store.js'
+import { applyEvent, createPanelStore, type PanelStore } from './store.js'
 import './panel.css'
 
 export interface MountOptions {
@@ -43,7 +43,7 @@ export function mountPanel(root: HTMLElement, shell: PanelShell, options: MountO
   const ui = createUiState(shell.theme())
   options.onStore?.(store)
   const stopTheme = shell.onThemeChange((theme) => { ui.theme.value = theme })
-  const disconnect = shell.connect((event) => store.apply(event))
+  const disconnect = shell.connect((event) => applyEvent(store, event))
   render(
     <PanelContext.Provider value={{ store, shell, ui }}>
       <App />

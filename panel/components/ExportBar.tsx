@@ -8,7 +8,7 @@ export function ExportBar() {
   const { store, shell, ui } = usePanel()
   const id = store.selectedId.value
   const run = async (action: ExportAction) => {
-    const source = id === null ? null : store.exportSource(id)
+    const source = id === null ? null : store.recordings.get(id)
     if (!source) return
     let message: string
     try {

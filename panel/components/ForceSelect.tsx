@@ -2,6 +2,7 @@
 
 import { PROVIDER_IDS, type ProviderId, type Transport } from '../../src/library.js'
 import { usePanel } from '../context.js'
+import { applyEvent } from '../store.js'
 
 const TRANSPORTS: Transport[] = ['sse', 'ndjson', 'json']
 
@@ -22,7 +23,7 @@ export function ForceSelect() {
           value={row.forced.provider ?? ''}
           onChange={(e) => {
             const v = e.currentTarget.value
-            store.force(row.id, { ...row.forced, provider: v === '' ? undefined : (v as ProviderId) })
+            applyEvent(store, { type: 'force', id: row.id, forced: { ...row.forced, provider: v === '' ? undefined : (v as ProviderId) } })
           }}
         >
           <option value="">auto ({row.frames > 0 ? detectedProvider : '…'})</option>
@@ -37,7 +38,7 @@ export function ForceSelect() {
           value={row.forced.transport ?? ''}
           onChange={(e) => {
             const v = e.currentTarget.value
-            store.force(row.id, { ...row.forced, transport: v === '' ? undefined : (v as Transport) })
+            applyEvent(store, { type: 'force', id: row.id, forced: { ...row.forced, transport: v === '' ? undefined : (v as Transport) } })
           }}
         >
           <option value="">auto ({detectedTransport})</option>

@@ -3,10 +3,9 @@
 // and the reply repaint between slices, and a progress figure moves.
 
 import type { CaptureEvent } from '../shell.js'
+import { sizeOf, slices } from '../../src/exchange/slices.js'
 import type { Recording } from '../../src/exchange/types.js'
 
-/** Characters (or bytes) per push. */
-export const SLICE = 256 * 1024
 /** Work per turn of the event loop before yielding (ms). */
 const BUDGET_MS = 12
 
@@ -19,17 +18,6 @@ export interface FeedJob {
   /** Resolves when every stream was fed (or the job was cancelled). */
   readonly finished: Promise<void>
   cancel(): void
-}
-
-const size = (d: string | Uint8Array) => (typeof d === 'string' ? d.length : d.byteLength)
-
-function slices(data: string | Uint8Array): Array<string | Uint8Array> {
-  if (size(data) <= SLICE) return [data]
-  const out: Array<string | Uint8Array> = []
-  for (let i = 0; i < size(data); i += SLICE) {
-    out.push(typeof data === 'string' ? data.slice(i, i + SLICE) : data.subarray(i, i + SLICE))
-  }
-  return out
 }
 
 /**
@@ -48,7 +36,7 @@ const yieldToBrowser = () =>
     setTimeout(go, 100)
   })
 
-/** Sends request, chunks (sliced), finished, for each stream; selects `select` (an id) first. */
+/** Sends request, chunks (in pieces of SLICE_SIZE, src/exchange/slices.ts), finished, for each stream; selects `select` (an id) first. */
 export function feedStreams(
   emit: (event: CaptureEvent) => void,
   streams: Recording[],
@@ -60,7 +48,7 @@ export function feedStreams(
   } = {},
 ): FeedJob {
   let cancelled = false
-  const total = streams.reduce((n, s) => n + s.chunks.reduce((m, c) => m + size(c.data), 0), 0)
+  const total = streams.reduce((n, s) => n + s.chunks.reduce((m, c) => m + sizeOf(c.data), 0), 0)
   const finished = (async () => {
     let done = 0
     let turn = performance.now()
@@ -76,7 +64,7 @@ export function feedStreams(
         for (const piece of slices(chunk.data)) {
           if (cancelled) return
           emit({ type: 'chunk', id: s.request.id, data: piece, t: chunk.t })
-          done += size(piece)
+          done += sizeOf(piece)
           if (performance.now() - turn > BUDGET_MS) {
             report()
             await yieldToBrowser()

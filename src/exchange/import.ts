@@ -9,6 +9,7 @@ import { utf8DecodeStrict } from './bytes.js'
 import { FixtureError, checkFixture, fixtureChunks, parseFixture } from './fixture.js'
 import { HarError, parseHar } from './har.js'
 import { isObject } from './shared.js'
+import { slices } from './slices.js'
 import type { CapturedChunk, CapturedRequest, CaptureEvent, ForcedOptions, Header, Recording } from './types.js'
 
 export type ImportResult =
@@ -195,7 +196,7 @@ function readHttpHead(text: string): { status: number; headers: Header[]; body: 
 }
 
 export interface EventOptions {
-  /** Split bodies into chunk events of at most this many characters (or bytes), so a store can work in slices. A surrogate pair is never split. */
+  /** Split bodies into chunk events of at most this many characters (or bytes), so a store can work in slices (slices.ts: a surrogate pair is never split). */
   maxChunkSize?: number
 }
 
@@ -220,22 +221,6 @@ export function importToEvents(result: ImportResult, options: EventOptions = {})
     events.push(finished)
   }
   return events
-}
-
-function slices(data: string | Uint8Array, max: number): Array<string | Uint8Array> {
-  if (data.length <= max) return [data]
-  const out: Array<string | Uint8Array> = []
-  for (let at = 0; at < data.length;) {
-    let end = Math.min(at + max, data.length)
-    if (typeof data === 'string') {
-      // keep a surrogate pair together (one character over the limit when the limit is 1)
-      const c = data.charCodeAt(end - 1)
-      if (end < data.length && c >= 0xd800 && c <= 0xdbff) end += end - 1 > at ? -1 : 1
-      out.push(data.slice(at, end))
-    } else out.push(data.subarray(at, end))
-    at = end
-  }
-  return out
 }
 
 function extensionOf(filename: string | undefined): string {

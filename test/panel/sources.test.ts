@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest'
 import { fixtureToJson, toFixture } from '../../src/exchange/fixture.js'
 import { toHar } from '../../src/exchange/har.js'
+import { SLICE_SIZE } from '../../src/exchange/slices.js'
 import { feedStreams } from '../../panel/inline/feed.js'
+import type { CaptureEvent } from '../../panel/shell.js'
 import { readSource } from '../../panel/inline/sources.js'
 import { createPanelStore } from '../../panel/store.js'
 
@@ -13,7 +15,7 @@ const SSE = 'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":
 
 function storeWith(streams: ReturnType<typeof readSource>['streams']) {
   const store = createPanelStore(null, { schedule: () => {} })
-  return { store, fed: feedStreams((e) => store.apply(e), streams, { onRequest: (s) => { if (s.forced) store.force(s.request.id, s.forced) } }) }
+  return { store, fed: feedStreams((e) => store.apply(e), streams, { onRequest: (s) => { if (s.forced) store.apply({ type: 'force', id: s.request.id, forced: s.forced }) } }) }
 }
 
 describe('standalone page inputs', () => {
@@ -38,7 +40,7 @@ describe('standalone page inputs', () => {
     const first = storeWith(readSource({ text: SSE }, null).streams)
     await first.fed.finished
     const id = first.store.requests.value[0]!.id
-    const source = first.store.exportSource(id)!
+    const source = first.store.recordings.get(id)!
     const reply = source.expected
     expect(reply.choices[0]!.content).toBe('Hi there')
 
@@ -47,21 +49,21 @@ describe('standalone page inputs', () => {
     expect(fixture.streams[0]!.expected).toEqual(reply)
     const second = storeWith(fixture.streams)
     await second.fed.finished
-    expect(second.store.exportSource(second.store.requests.value[0]!.id)!.expected).toEqual(reply)
+    expect(second.store.recordings.get(second.store.requests.value[0]!.id)!.expected).toEqual(reply)
 
     const har = readSource({ text: JSON.stringify(toHar([source])) }, 'x.har')
     expect(har.kind).toBe('har')
     const third = storeWith(har.streams)
     await third.fed.finished
-    expect(third.store.exportSource(third.store.requests.value[0]!.id)!.expected).toEqual(reply)
+    expect(third.store.recordings.get(third.store.requests.value[0]!.id)!.expected).toEqual(reply)
   })
 
   it('keeps a fixture\'s forced provider', async () => {
     const plain = storeWith(readSource({ text: SSE }, null).streams)
     await plain.fed.finished
     const id = plain.store.requests.value[0]!.id
-    plain.store.force(id, { provider: 'generic' })
-    const json = fixtureToJson(toFixture(plain.store.exportSource(id)!))
+    plain.store.apply({ type: 'force', id, forced: { provider: 'generic' } })
+    const json = fixtureToJson(toFixture(plain.store.recordings.get(id)!))
     const back = storeWith(readSource({ text: json }, 'forced.deltascope.json').streams)
     await back.fed.finished
     const row = back.store.requests.value[0]!
@@ -78,5 +80,13 @@ describe('standalone page inputs', () => {
     expect(events.filter((t) => t === 'chunk').length).toBe(Math.ceil(big.length / (256 * 1024)))
     expect(events[events.length - 1]).toBe('finished')
     expect(progress[progress.length - 1]).toBe(big.length)
+  })
+
+  it('feeds pieces that never split a surrogate pair (the one slicer, src/exchange/slices.ts)', async () => {
+    const text = 'x'.repeat(SLICE_SIZE - 1) + '🌍y'
+    const pieces: number[] = []
+    const emit = (e: CaptureEvent) => { if (e.type === 'chunk') pieces.push((e.data as string).length) }
+    await feedStreams(emit, readSource({ text }, null).streams).finished
+    expect(pieces).toEqual([SLICE_SIZE - 1, 3])
   })
 })

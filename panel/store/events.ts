@@ -1,0 +1,54 @@
+// Events, applied to a store from outside it: what the shell reports (CaptureEvent) and what
+// the panel itself asks (PanelEvent adds `force`). One function reads them all, so a reader
+// sees in one place what each event does; the store's parts (panel/store/) only do it.
+
+import { batch } from '@preact/signals'
+import type { CaptureEvent, ForcedOptions } from '../../src/exchange/types.js'
+import type { PanelStore } from '../store.js'
+
+/**
+ * Everything a store applies: the shell's capture events, and `force` (read a request's
+ * kept chunks again with a provider or transport forced; {} gives the choice back to the core).
+ */
+export type PanelEvent = CaptureEvent | { type: 'force'; id: string; forced: ForcedOptions }
+
+export function applyEvent(store: PanelStore, event: PanelEvent): void {
+  const { batches, recorder, selection, notes, live } = store.parts
+  if (batches.disposed) return
+  switch (event.type) {
+    case 'request':
+      recorder.request(event.request)
+      return
+    case 'chunk':
+      recorder.chunk(event.id, event.data, event.t)
+      return
+    case 'finished':
+    case 'cancelled':
+      recorder.close(event)
+      return
+    case 'navigated':
+      if (!store.preserveLog.value) store.clear()
+      return
+    case 'note':
+      notes.add(event.level, event.message)
+      return
+    case 'live':
+      live.value = { enabled: event.enabled, message: event.message ?? null }
+      return
+    case 'select':
+      store.select(event.id)
+      return
+    case 'removed':
+      if (!recorder.remove(event.id)) return
+      if (selection.id.peek() === event.id) store.select(null)
+      return
+    case 'force':
+      if (!recorder.force(event.id, event.forced)) return
+      // the frames were read again: shown at once, before the batch, from no frame selected
+      batch(() => {
+        selection.restarted(event.id)
+        batches.actions.value++
+      })
+      return
+  }
+}

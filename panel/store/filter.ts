@@ -1,0 +1,37 @@
+// The request list and its filter. The filter box takes terms separated by spaces; a row
+// must match every term, and a term starting with "-" excludes the rows that match the rest
+// of it, as in the Network panel. A term matches anywhere in the row's method, URL, status,
+// provider, transport, state and source, case-insensitively.
+
+import { computed, type ReadonlySignal, type Signal } from '@preact/signals'
+import type { Batches } from './batch.js'
+import type { Recorder } from './recording.js'
+import type { RequestRow } from './types.js'
+
+export interface RequestList {
+  /** Every request, in arrival order. */
+  requests: ReadonlySignal<RequestRow[]>
+  /** The requests the filter lets through. */
+  rows: ReadonlySignal<RequestRow[]>
+}
+
+export function createRequestList(recorder: Recorder, batches: Batches, filter: Signal<string>): RequestList {
+  const requests = computed<RequestRow[]>(() => {
+    batches.version.value
+    batches.actions.value
+    return recorder.order.map((id) => recorder.models.get(id)!.row())
+  })
+  const rows = computed<RequestRow[]>(() => {
+    const all = requests.value
+    const terms = filter.value.toLowerCase().split(/\s+/).filter((t) => t.length > 0)
+    if (terms.length === 0) return all
+    return all.filter((r) => matches(r, terms))
+  })
+  return { requests, rows }
+}
+
+/** Whether a row passes every term (lower-case). */
+export function matches(r: RequestRow, terms: readonly string[]): boolean {
+  const hay = `${r.method} ${r.url} ${r.status ?? ''} ${r.provider ?? ''} ${r.transport ?? ''} ${r.state} ${r.source}`.toLowerCase()
+  return terms.every((t) => (t.startsWith('-') && t.length > 1 ? !hay.includes(t.slice(1)) : hay.includes(t)))
+}

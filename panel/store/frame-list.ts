@@ -1,0 +1,150 @@
+// The frame list of one request. The list itself is an Int32Array of frame seqs and entries
+// (comments, event-only blocks) in body order, rebuilt only when its length or the filter
+// changes (hiding pings: frame-flags.ts); rows are built only for the rows in view, from the
+// core's frame table and one re-read frame each, and cached.
+
+import { utf8Length, type Frame, type FrameEntry, type Merger, type Reply } from '../../src/library.js'
+import { isKeepalive, summarizeFrame } from '../summary.js'
+import { FrameFlags } from './frame-flags.js'
+import type { RequestModel, StoreEnv } from './model.js'
+import type { Index } from './provenance-schedule.js'
+import type { BrokenInfo, FrameItem } from './types.js'
+
+/** Frame rows kept built (the rows in view, and some around). */
+const ROW_CACHE = 2000
+
+/** What a row needs beyond frameInfo: read from the frame itself, for rows in view only. */
+interface Described {
+  label: string
+  summary: string
+  broken: BrokenInfo | null
+  dimmed: boolean
+  contributed: number
+}
+
+export class FrameList {
+  private readonly flags: FrameFlags
+  private cached: { key: string; items: Int32Array } | null = null
+  /** Rows built, valid for one merger and one provenance index. */
+  private described: { merger: Merger; index: Index | null; map: Map<number, Described> } | null = null
+
+  constructor(private readonly model: RequestModel, env: StoreEnv) {
+    this.flags = new FrameFlags(model, env)
+  }
+
+  /** Frame seqs (>= 0) and entries (-(index + 1)) in body order; without dimmed ones when `hide`. */
+  items(entries: readonly FrameEntry[], hide: boolean): Int32Array {
+    const n = this.model.merger.frameCount
+    if (hide) this.flags.update()
+    const { flags, count: flagged } = this.flags
+    const key = `${n}:${entries.length}:${hide}:${hide ? flagged : 0}`
+    if (this.cached && this.cached.key === key) return this.cached.items
+    const out = new Int32Array(n + (hide ? 0 : entries.length))
+    let k = 0
+    let j = 0
+    for (let seq = 0; seq < n; seq++) {
+      while (j < entries.length && entries[j]!.beforeFrame <= seq) {
+        if (!hide) out[k++] = -(j + 1)
+        j++
+      }
+      if (hide && seq < flagged && (flags[seq]! & 1) !== 0) continue
+      out[k++] = seq
+    }
+    while (j < entries.length) {
+      if (!hide) out[k++] = -(j + 1)
+      j++
+    }
+    const items = k === out.length ? out : out.slice(0, k)
+    this.cached = { key, items }
+    return items
+  }
+
+  /** The rows [from, to) of `items`; `latest` is the reply the summaries quote. */
+  rows(items: Int32Array, from: number, to: number, latest: Reply): FrameItem[] {
+    const m = this.model
+    const facts = m.replies.facts()
+    const out: FrameItem[] = []
+    const start = m.request.startedAt
+    for (let i = Math.max(0, from); i < Math.min(to, items.length); i++) {
+      const code = items[i]!
+      if (code < 0) {
+        const entry = facts.entries[-code - 1]
+        if (!entry) continue
+        out.push({
+          type: 'entry', index: -code - 1, kind: entry.kind, raw: entry.raw, line: entry.line,
+          beforeFrame: entry.beforeFrame, size: utf8Length(entry.raw), dimmed: true,
+        })
+        continue
+      }
+      // position, kind, event and time from the frame table; the rest from the frame, for this row only
+      const info = m.merger.frameInfo(code)
+      const d = this.describe(code, latest)
+      out.push({
+        type: 'frame',
+        seq: code,
+        kind: info.kind,
+        event: info.event,
+        label: d.label,
+        time: info.time,
+        sinceStart: info.time !== null && Number.isFinite(start) ? info.time - start : null,
+        size: info.byteEnd - info.byteStart,
+        summary: d.summary,
+        broken: d.broken,
+        dimmed: d.dimmed,
+        unterminated: info.unterminated,
+        streamError: facts.streamErrorByFrame.get(code) ?? null,
+        contributed: d.contributed,
+      })
+    }
+    return out
+  }
+
+  forget(): void {
+    this.flags.forget()
+  }
+
+  /** A new merger: its frames are classified and described again. */
+  reset(): void {
+    this.flags.reset()
+    this.cached = null
+    this.described = null
+  }
+
+  /** The part of a row read from the frame itself (its data re-parsed): rows in view only, cached. */
+  private describe(seq: number, latest: Reply): Described {
+    const m = this.model
+    const index = m.provenance.current()
+    let cache = this.described
+    if (!cache || cache.merger !== m.merger || cache.index !== index || cache.map.size > ROW_CACHE) {
+      cache = this.described = { merger: m.merger, index, map: new Map() }
+    }
+    const hit = cache.map.get(seq)
+    if (hit) return hit
+    const f = m.merger.frame(seq)
+    // frames past the index or the reply shown (a growing stream between rebuilds) are
+    // described by their JSON until the next one, and not kept
+    const known = index !== null && seq < index.frames && seq < latest.frameCount
+    const contributed = known ? index.provenance.forFrame(seq) : []
+    const d: Described = {
+      label: f.event ?? labelOf(f),
+      summary: summarizeFrame(f, contributed, latest),
+      broken: f.kind === 'invalid' && f.error
+        ? { message: f.error.message, line: f.line, position: f.error.position, offset: f.start }
+        : null,
+      dimmed: f.kind === 'done' || isKeepalive(f),
+      contributed: contributed.reduce((n, p) => n + (p.end - p.start), 0),
+    }
+    if (known || m.final !== null) cache.map.set(seq, d)
+    return d
+  }
+}
+
+/** The frame's own name when the SSE event line gives none: its JSON `type` (not `object`: a Chat Completions chunk's is the same on every frame). */
+function labelOf(f: Frame): string {
+  const json = f.json
+  if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
+    const t = (json as Record<string, unknown>)['type']
+    if (typeof t === 'string') return t
+  }
+  return ''
+}

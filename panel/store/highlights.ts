@@ -1,0 +1,51 @@
+// Frame ↔ reply text, in the reply shown. Provenance positions are those of the latest reply;
+// the reply shown may be an earlier one (the scrubber), whose text is a prefix of the latest
+// but whose tool calls may sit elsewhere in the list, so a call is matched by its wire index
+// and id. Clicks need the index fresh (ensure); a selected frame's highlight uses the one
+// there is (selection.ts).
+
+import type { Provenance, Reply } from '../../src/library.js'
+import type { FieldRef } from '../provenance.js'
+import type { RequestModel } from './model.js'
+import type { Highlight, SelectionView } from './types.js'
+
+/** Position of a tool call of reply `from` in reply `to` (same wire index and id); null when `to` has no such call. */
+export function mapToolCall(from: Reply, to: Reply, choice: number, pos: number): number | null {
+  if (from === to) return pos
+  const call = from.choices.find((c) => c.index === choice)?.toolCalls[pos]
+  if (!call) return null
+  const calls = to.choices.find((c) => c.index === choice)?.toolCalls ?? []
+  const i = calls.findIndex((c) => c.index === call.index && c.id === call.id)
+  return i < 0 ? null : i
+}
+
+/** Provenance ranges of the latest reply, as highlights in the reply shown (ranges of calls it lacks are left out). */
+export function toShown(ranges: readonly Provenance[], latest: Reply, shown: Reply): Highlight[] {
+  const out: Highlight[] = []
+  for (const r of ranges) {
+    let toolCall: number | null = null
+    if (r.channel === 'arguments') {
+      if (r.toolCall === null) continue
+      toolCall = mapToolCall(latest, shown, r.choice, r.toolCall)
+      if (toolCall === null) continue
+    }
+    out.push({ field: { choice: r.choice, channel: r.channel, toolCall }, start: r.start, end: r.end })
+  }
+  return out
+}
+
+/** The frame that produced a position of the shown reply. */
+export function frameAt(m: RequestModel, view: SelectionView, field: FieldRef, offset: number): number | null {
+  let ref = field
+  if (field.channel === 'arguments' && field.toolCall !== null) {
+    const pos = mapToolCall(view.reply, view.latest, field.choice, field.toolCall)
+    if (pos === null) return null
+    ref = { ...field, toolCall: pos }
+  }
+  return m.provenance.ensure().provenance.frameAt(ref, offset)
+}
+
+/** The ranges a frame contributed, in the shown reply. */
+export function rangesFor(m: RequestModel, view: SelectionView, seq: number): Highlight[] {
+  return toShown(m.provenance.ensure().provenance.forFrame(seq), view.latest, view.reply)
+}

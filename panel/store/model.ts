@@ -1,0 +1,170 @@
+// One request as the store keeps it (the RequestModel): what arrived, kept for exports and for
+// merging again; the core merger that reads it (the panel runs the core, never a second
+// parser); where the request stands; and the caches built from the merger: the replies
+// (replies.ts), provenance (provenance-schedule.ts) and the frame list (frame-list.ts). Every
+// cache is valid for one merger: forcing a provider or transport restarts the model with a
+// new merger and empty caches, and the kept chunks are merged again.
+
+import { createMerger, type MergeOptions, type Merger, type Reply } from '../../src/library.js'
+import type { CapturedChunk, ForcedOptions } from '../../src/exchange/types.js'
+import { urlHost, urlPath } from '../format.js'
+import type { CapturedRequest } from '../shell.js'
+import type { BacklogOp } from './backlog.js'
+import type { Clock } from './budget.js'
+import { FrameList } from './frame-list.js'
+import { ProvenanceSchedule } from './provenance-schedule.js'
+import { ReplyCache } from './replies.js'
+import type { ProviderReason, RequestRow, RequestState } from './types.js'
+
+/** What a model and its caches need from the store around them. */
+export interface StoreEnv extends Clock {
+  /** Something changed: `version` is bumped when the batch runs. */
+  changed(): void
+  /** A large body of this request is being merged in slices (backlog.ts). */
+  merging(model: RequestModel): boolean
+  /** The model is still the store's: deferred work for a removed, cleared or disposed one does nothing. */
+  holds(model: RequestModel): boolean
+  /** Says something to the user (a note). */
+  warn(message: string): void
+}
+
+/** finished or cancelled, as it arrived; applied once what came before it is merged. */
+export interface Closing {
+  type: 'finished' | 'cancelled'
+  t: number | null
+  reason: string | null
+}
+
+export class RequestModel {
+  merger: Merger
+  forced: ForcedOptions = {}
+  /** The body as kept (up to the per-request cap), in arrival order. */
+  readonly chunks: CapturedChunk[] = []
+  bytes = 0
+  truncated = false
+  /** Arrival time of the last chunk with one. */
+  lastT: number | null = null
+  state: RequestState = 'live'
+  closing: Closing | null = null
+  cancelReason: string | null = null
+  endT: number | null = null
+  /** The merger's end(): set once the body ended and all of it was merged. */
+  final: Reply | null = null
+  /** Bumped on every change of this request; caches keyed by it are rebuilt when read. */
+  rev = 0
+  /** Received, not merged yet: a large chunk (and what followed it), merged in slices. */
+  readonly backlog: { ops: BacklogOp[]; total: number; done: number } = { ops: [], total: 0, done: 0 }
+  readonly replies: ReplyCache
+  readonly provenance: ProvenanceSchedule
+  readonly frameList: FrameList
+  private rowCache: { rev: number; row: RequestRow } | null = null
+  private readonly warn: (err: unknown) => void
+
+  constructor(public request: CapturedRequest, env: StoreEnv) {
+    this.merger = createMerger(mergeOptions(request, {}))
+    this.replies = new ReplyCache(this, env)
+    this.provenance = new ProvenanceSchedule(this, env)
+    this.frameList = new FrameList(this, env)
+    this.warn = (err) => env.warn(`request ${this.request.id}: ${String(err)}`)
+  }
+
+  /** Merges a piece of the body; a merger that throws becomes a note, and the panel goes on. */
+  push(data: Uint8Array | string, t: number | null): void {
+    try {
+      if (t === null) this.merger.push(data)
+      else this.merger.push(data, t)
+    } catch (err) {
+      this.warn(err)
+    }
+  }
+
+  /** Ends the merger: the final reply. */
+  end(): void {
+    try {
+      this.final = this.merger.end()
+    } catch (err) {
+      this.warn(err)
+    }
+  }
+
+  /** Applies the finished / cancelled that arrived, once everything before it is merged. */
+  close(): void {
+    const c = this.closing!
+    this.state = c.type
+    if (c.type === 'cancelled') this.cancelReason = c.reason
+    this.endT = c.t ?? this.lastT
+    this.end()
+  }
+
+  /** Starts over with a new merger for `forced`, every cache empty; the kept chunks stay, for the caller to merge again. */
+  restart(forced: ForcedOptions): void {
+    this.forget()
+    this.forced = {}
+    if (forced.provider) this.forced.provider = forced.provider
+    if (forced.transport) this.forced.transport = forced.transport
+    this.merger = createMerger(mergeOptions(this.request, this.forced))
+    this.final = null
+    this.replies.reset()
+    this.provenance.reset()
+    this.frameList.reset()
+    this.backlog.ops = []
+    this.backlog.total = 0
+    this.backlog.done = 0
+  }
+
+  /** Cancels deferred work (the model is dropped, or restarted). */
+  forget(): void {
+    this.replies.forget()
+    this.provenance.forget()
+    this.frameList.forget()
+  }
+
+  /** This request's line in the request list. */
+  row(): RequestRow {
+    if (this.rowCache && this.rowCache.rev === this.rev) return this.rowCache.row
+    const { request } = this
+    const reply = this.replies.latest()
+    const frames = this.merger.frameCount
+    const start = request.startedAt
+    const end = this.endT ?? (this.state === 'live' ? this.lastT : null)
+    const known = frames > 0 || this.forced.provider !== undefined
+    const row: RequestRow = {
+      id: request.id,
+      method: request.method,
+      url: request.url,
+      path: urlPath(request.url),
+      host: urlHost(request.url),
+      status: request.status,
+      provider: known ? reply.provider : null,
+      transport: reply.transport === 'unknown' && frames === 0 && this.state === 'live' ? null : reply.transport,
+      frames,
+      broken: reply.errors.length,
+      streamErrors: this.replies.facts().streamErrors.length,
+      bytes: this.bytes,
+      duration: end !== null && Number.isFinite(start) ? Math.max(0, end - start) : null,
+      state: this.state,
+      cancelReason: this.cancelReason,
+      source: request.source,
+      done: reply.done,
+      truncated: this.truncated,
+      forced: this.forced,
+    }
+    this.rowCache = { rev: this.rev, row }
+    return row
+  }
+
+  /** How the core chose the provider (forced, frames, URL, Content-Type, default): the merger says. */
+  providerReason(): ProviderReason | null {
+    if (this.forced.provider) return 'forced'
+    if (this.merger.frameCount === 0) return null
+    return this.merger.providerChoice().reason
+  }
+}
+
+export function mergeOptions(request: CapturedRequest, forced: ForcedOptions): MergeOptions {
+  const o: MergeOptions = { url: request.url }
+  if (request.contentType) o.contentType = request.contentType
+  if (forced.provider) o.provider = forced.provider
+  if (forced.transport) o.transport = forced.transport
+  return o
+}

@@ -1,0 +1,156 @@
+// Request recording: the capture events that carry a request and its body, applied to the
+// request models. Every chunk is kept, up to a cap per request, for the exports and for
+// merging again when a provider or transport is forced; a small chunk is merged where it
+// arrives, a large one (and what follows it) in slices, batch by batch (backlog.ts).
+
+import { utf8Length } from '../../src/library.js'
+import type { CaptureEvent, ForcedOptions } from '../../src/exchange/types.js'
+import { sizeOf } from '../../src/exchange/slices.js'
+import { urlPath } from '../format.js'
+import type { CapturedRequest } from '../shell.js'
+import { LARGE_CHUNK, type Backlogs } from './backlog.js'
+import { RequestModel, type StoreEnv } from './model.js'
+import type { ExportSource, Recordings } from './types.js'
+
+export class Recorder implements Recordings {
+  readonly models = new Map<string, RequestModel>()
+  /** Request ids in arrival order; a new array on every change. */
+  order: readonly string[] = []
+
+  constructor(
+    private readonly env: StoreEnv,
+    private readonly backlogs: Backlogs,
+    /** Body bytes kept per request. */
+    private readonly maxBytes: number,
+  ) {}
+
+  /** A large body of this request is being merged in slices. */
+  merging(m: RequestModel): boolean {
+    return this.backlogs.merging(m)
+  }
+
+  /** A request began, or the shell says more about one it sent (its status, …). */
+  request(request: CapturedRequest): void {
+    const existing = this.models.get(request.id)
+    if (existing) {
+      existing.request = { ...existing.request, ...request }
+      this.touch(existing)
+      return
+    }
+    const m = new RequestModel(request, this.env)
+    this.models.set(request.id, m)
+    this.order = [...this.order, request.id]
+    this.touch(m)
+  }
+
+  /** The next piece of a body; ignored once the request ended. */
+  chunk(id: string, data: Uint8Array | string, t: number | null): void {
+    const m = this.models.get(id)
+    if (!m || m.state !== 'live' || m.closing) return
+    if (this.keep(m, data, t)) {
+      // a large chunk (a whole body from the HAR path) is merged in slices, and what follows waits for it
+      if (m.backlog.ops.length === 0 && sizeOf(data) <= LARGE_CHUNK) m.push(data, t)
+      else this.backlogs.enqueue(m, { data, t, at: 0 })
+    }
+    this.touch(m)
+  }
+
+  /** The body ended (finished) or the page gave up on it (cancelled); anything after it is ignored. */
+  close(event: Extract<CaptureEvent, { type: 'finished' | 'cancelled' }>): void {
+    const m = this.models.get(event.id)
+    if (!m || m.state !== 'live' || m.closing) return
+    if (event.type === 'finished' && event.status !== undefined) m.request = { ...m.request, status: event.status }
+    m.closing = { type: event.type, t: event.t ?? null, reason: event.type === 'cancelled' ? event.reason ?? null : null }
+    if (m.backlog.ops.length === 0) m.close()
+    else this.backlogs.enqueue(m, 'end')
+    this.touch(m)
+  }
+
+  /** Drops one request; false when there was none. */
+  remove(id: string): boolean {
+    const m = this.models.get(id)
+    if (!m) return false
+    this.forget(m)
+    this.models.delete(id)
+    this.order = this.order.filter((o) => o !== id)
+    this.env.changed()
+    return true
+  }
+
+  clear(): void {
+    for (const m of this.models.values()) this.forget(m)
+    this.models.clear()
+    this.order = []
+    this.env.changed()
+  }
+
+  /** Cancels all deferred work (the store is disposed). */
+  forgetAll(): void {
+    for (const m of this.models.values()) this.forget(m)
+  }
+
+  /** Reads the kept chunks again with a provider or transport forced ({} for the core's choice); false when there is no such request. */
+  force(id: string, forced: ForcedOptions): boolean {
+    const m = this.models.get(id)
+    if (!m) return false
+    this.backlogs.forget(m)
+    m.restart(forced)
+    // merge the kept chunks again: at once when small, else in slices like a large body
+    const total = m.chunks.reduce((n, c) => n + sizeOf(c.data), 0)
+    if (total <= LARGE_CHUNK) {
+      for (const c of m.chunks) m.push(c.data, c.t)
+      if (m.state !== 'live') m.end()
+      else if (m.closing) m.close()
+    } else {
+      for (const c of m.chunks) this.backlogs.enqueue(m, { data: c.data, t: c.t, at: 0 })
+      if (m.state !== 'live' || m.closing) this.backlogs.enqueue(m, 'end')
+    }
+    this.touch(m)
+    return true
+  }
+
+  /** One request as the exporters need it, with what it still holds merged first. */
+  get(id: string): ExportSource | null {
+    const m = this.models.get(id)
+    if (!m) return null
+    this.backlogs.mergeNow(m)
+    const expected = m.replies.fresh()
+    const merger = m.merger
+    const source: ExportSource = {
+      request: m.request,
+      chunks: m.chunks,
+      expected,
+      state: m.state,
+      transport: expected.transport,
+      truncated: m.truncated,
+      frames: () => merger.frames(),
+    }
+    if (m.forced.provider || m.forced.transport) source.forced = { ...m.forced }
+    return source
+  }
+
+  /** Keeps a chunk (for exports and merging again); false when it went over the cap. */
+  private keep(m: RequestModel, data: Uint8Array | string, t: number | null): boolean {
+    if (m.truncated) return false
+    const size = typeof data === 'string' ? utf8Length(data) : data.byteLength
+    if (m.bytes + size > this.maxBytes) {
+      m.truncated = true
+      this.env.warn(`${urlPath(m.request.url)}: the body went over ${Math.round(this.maxBytes / 1048576)} MB; the rest was not kept`)
+      return false
+    }
+    m.bytes += size
+    m.chunks.push({ data, t })
+    if (t !== null) m.lastT = t
+    return true
+  }
+
+  private touch(m: RequestModel): void {
+    m.rev++
+    this.env.changed()
+  }
+
+  private forget(m: RequestModel): void {
+    m.forget()
+    this.backlogs.forget(m)
+  }
+}

@@ -1,0 +1,177 @@
+// What the store gives the components: plain, read-only shapes built from the core's reply
+// and frame table. The components import them from panel/store.ts.
+
+import type { Diagnostic, Frame, FrameKind, Inspection, ProviderId, Reply, StreamError, Transport } from '../../src/library.js'
+import type { ForcedOptions } from '../../src/exchange/types.js'
+import type { FieldRef } from '../provenance.js'
+import type { CapturedRequest } from '../shell.js'
+
+export type RequestState = 'live' | 'finished' | 'cancelled'
+
+/** One line of the request list. */
+export interface RequestRow {
+  id: string
+  method: string
+  url: string
+  /** Path and query. */
+  path: string
+  host: string
+  status: number | null
+  /** The provider the core chose (or was forced to); null before the first frame. */
+  provider: ProviderId | null
+  transport: Transport | null
+  frames: number
+  /** Frames whose data failed to parse. */
+  broken: number
+  /** Stream errors the provider sent. */
+  streamErrors: number
+  /** Body bytes received so far. */
+  bytes: number
+  /** ms from the request's start to its end (or to the last chunk while live); null when unknown. */
+  duration: number | null
+  state: RequestState
+  cancelReason: string | null
+  source: CapturedRequest['source']
+  /** A terminal marker was seen. */
+  done: boolean
+  /** The body went over the per-request cap: the rest was not kept. */
+  truncated: boolean
+  forced: ForcedOptions
+}
+
+export interface BrokenInfo {
+  message: string
+  /** 1-based line of the frame's first line in the body. */
+  line: number
+  /** Character position inside the frame's data. */
+  position: number
+  /** Character offset of the frame in the decoded body. */
+  offset: number
+}
+
+/**
+ * One row of the frame list: a frame, or an entry, the core's name for a block the SSE spec
+ * throws away (a comment, an event-only block).
+ */
+export type FrameItem =
+  | {
+      type: 'frame'
+      seq: number
+      kind: FrameKind
+      /** SSE event name, else the JSON `type` / `object`. */
+      event: string | null
+      label: string
+      time: number | null
+      sinceStart: number | null
+      /** Bytes on the wire. */
+      size: number
+      summary: string
+      broken: BrokenInfo | null
+      /** [DONE], pings and keep-alives. */
+      dimmed: boolean
+      unterminated: boolean
+      /** A provider error payload carried by this frame. */
+      streamError: string | null
+      /** Characters this frame added to the reply. */
+      contributed: number
+    }
+  | {
+      type: 'entry'
+      /** Index among the stream's entries. */
+      index: number
+      kind: 'comment' | 'empty'
+      raw: string
+      line: number
+      beforeFrame: number
+      size: number
+      dimmed: true
+    }
+
+/** A highlighted range, in the coordinates of the reply being shown. */
+export interface Highlight {
+  field: FieldRef
+  start: number
+  end: number
+}
+
+export interface Note {
+  level: 'info' | 'warning'
+  message: string
+}
+
+export type ProviderReason = Inspection['providerReason']
+
+/** What the components render for the selected request. */
+export interface SelectionView {
+  id: string
+  request: CapturedRequest
+  row: RequestRow
+  /** The reply shown: after frame `scrub`, or the latest. */
+  reply: Reply
+  /** The reply as it stands now (final once the body ended). */
+  latest: Reply
+  /** Reply after frame N; null: the latest. */
+  scrub: number | null
+  frameCount: number
+  /** The frame list: frame seqs (>= 0) and entries (-(index + 1)), in body order. */
+  items: Int32Array
+  /** The selected frame, and its position in `items` (-1 when hidden). */
+  frame: number | null
+  frameIndex: number
+  highlight: Highlight[]
+  streamErrors: StreamError[]
+  diagnostics: Diagnostic[]
+  providerReason: ProviderReason | null
+  /**
+   * Provenance (frame ↔ reply text) covers every frame: 'ready'; else 'pending' (rebuilt
+   * soon: a long stream that grows, or one that just arrived). Everything else is always current.
+   */
+  index: 'ready' | 'pending'
+  /** A large body being merged in slices: bytes (or characters) merged of those received. */
+  loading: { done: number; total: number } | null
+  /** Selecting a frame also rewinds the reply (off for very long streams, where it is slow). */
+  autoScrub: boolean
+}
+
+/** Live capture, as the shell last reported it. */
+export interface LiveState {
+  enabled: boolean
+  /** Why it changed, when the shell said (the debugger was detached, …). */
+  message: string | null
+}
+
+/** Everything the exporters need for one request (structurally src/exchange's Recording, and more). */
+export interface ExportSource {
+  request: CapturedRequest
+  /** The body as it arrived, with arrival times (ms since epoch) when known. */
+  chunks: ReadonlyArray<{ data: Uint8Array | string; t: number | null }>
+  /** The Reply the panel shows as the latest (final once the body ended). */
+  expected: Reply
+  /** Provider / transport forced in the panel. */
+  forced?: ForcedOptions
+  state: RequestState
+  transport: Transport
+  truncated: boolean
+  /** The frames, built on demand (JSON Lines export). */
+  frames(): Frame[]
+}
+
+/** Read-only access to what was recorded, for the exports: nothing here changes what the panel shows. */
+export interface Recordings {
+  /** One request as the exporters need it (what is still queued merged first); null when unknown. */
+  get(id: string): ExportSource | null
+}
+
+export interface StoreOptions {
+  /** Runs `runBatch` once per batch; requestAnimationFrame in a browser. */
+  schedule?: (runBatch: () => void) => void
+  /** Runs work later (provenance of long streams, frame classification); setTimeout by default. Returns a canceller. */
+  defer?: (work: () => void, ms: number) => () => void
+  now?: () => number
+  /** Body bytes kept per request; beyond it the rest is dropped, and that is said. */
+  maxBytesPerRequest?: number
+  /** Above this many frames, selecting a frame does not rewind the reply by itself. */
+  autoScrubMaxFrames?: number
+  /** Merging work per batch when a large body is merged in slices (ms). */
+  sliceBudgetMs?: number
+}
