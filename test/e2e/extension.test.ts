@@ -13,27 +13,27 @@
 // Runtime.evaluate({userGesture: true}) because chrome.permissions.request, which the toggle
 // still calls (it resolves true for a granted permission), demands a user gesture.
 //
-// Env: CHROMIUM_PATH (default /usr/bin/chromium), HEADFUL=1, DELTASCOPE_REBUILD=1.
+// Env: CHROMIUM_PATH (default /usr/bin/chromium), HEADFUL=1, DELTASCOPE_REBUILD=1,
+// DELTASCOPE_SCREENSHOTS (where panel.png goes: test/support/screenshots.ts; `npm run screenshots`).
 
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoServer } from '../../demo/server.js'
 import { merge } from '../../src/index.js'
 import type { Reply } from '../../src/index.js'
 import {
   CHROMIUM,
-  ROOT,
   ensureExtensionBuilt,
   launchWithExtension,
   sleep,
   type ExtensionBrowser,
   type PanelHandle,
 } from '../support/browser.js'
+import { screenshotPath } from '../support/screenshots.js'
 
-const SCREENSHOT = join(ROOT, 'docs/screenshots/panel.png')
+const SCREENSHOT = screenshotPath('panel.png')
 
 // ---- a second origin for what the demo does not serve ---------------------------------------------
 
@@ -255,7 +255,6 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
     // The screenshot: the Anthropic stream (thinking, text, tool use) with its broken frame open.
     await selectRequest(panel, streams[1]!.url)
     await expectBrokenRow(panel, expected[1]!.errors[0]!.frame)
-    mkdirSync(join(ROOT, 'docs/screenshots'), { recursive: true })
     await panel.screenshot(SCREENSHOT)
     timings['baseline'] = Date.now() - t0
   }, 60_000)

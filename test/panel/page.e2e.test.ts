@@ -1,8 +1,9 @@
 // The standalone page, built, served from 127.0.0.1 and driven in Debian Chromium:
 // paste a stream, open a HAR with three streams, read the exact replies, and prove that the
-// page sends nothing anywhere. Saves docs/screenshots/page.png.
+// page sends nothing anywhere. Saves page.png (test/support/screenshots.ts: a temporary folder,
+// or docs/screenshots with `npm run screenshots`).
 
-import { mkdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -10,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { merge } from '../../src/index.js'
 import { CHROMIUM, ensurePageBuilt, PAGE_DIST, ROOT, servePage, type ServedRequest } from '../support/browser.js'
+import { screenshotPath } from '../support/screenshots.js'
 
 /** Every request the server saw: method, path, body. */
 const served: ServedRequest[] = []
@@ -333,8 +335,7 @@ describe('standalone page', () => {
     await page.locator('[data-testid="frame-row"][data-seq="12"]').click()
     await page.getByRole('button', { name: 'Latest' }).click()
     await expect.poll(() => page.locator('[data-testid="tool-arguments"] mark').count()).toBe(1)
-    mkdirSync(join(ROOT, 'docs/screenshots'), { recursive: true })
-    await page.screenshot({ path: join(ROOT, 'docs/screenshots/page.png') })
+    await page.screenshot({ path: screenshotPath('page.png') })
   })
 
   it('works from file:// as well', async () => {
