@@ -3,3 +3,6 @@
 // import cycle through this file.)
 
 export * from './library.js'
+export { compareReply, type CompareOptions } from './debug/compare.js'
+export type { Comparison, Difference } from './debug/compare-types.js'
+export { COMPARE_CAUSES, type CompareCause } from './debug/compare-causes.js'

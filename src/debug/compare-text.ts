@@ -1,0 +1,314 @@
+// One text field that differs (content, reasoning, refusal, a tool call's arguments): the first
+// differing character, the frame that wrote the expected text there, and the cause, tried in
+// the documented order. Every cause but utf8-split and the channel mixes needs the runs of
+// text each frame wrote (provenance); without them the difference is `other`.
+
+import type { ReplyChoice } from '../library.js'
+import type { ClientChoice } from './client-shapes.js'
+import type { CompareCause } from './compare-causes.js'
+import {
+  characterSplitAcrossReads, fieldRuns, frameAt, frameSplitAcrossReads, pathOfString, stopBetween, valueAtPath, type Reference, type TextRun,
+} from './compare-reference.js'
+import type { Difference } from './compare-types.js'
+import { commonPrefix, damaged, frames, quote, reads } from './compare-words.js'
+
+export interface TextField {
+  path: string
+  /** The field as a message names it: "content", "arguments of tool call 1". */
+  label: string
+  expected: string
+  got: string
+  /** The expected text's runs by frame; null without provenance. */
+  runs: TextRun[] | null
+  /** A tool call's arguments: an unexplained difference is tool-arguments-differ, not other. */
+  isArguments: boolean
+}
+
+/** A cause that explains a difference; frame undefined: the frame that wrote the expected text at the offset. */
+export interface Finding {
+  cause: CompareCause
+  frame?: number | null
+  offset?: number
+  message: string
+}
+
+export function textDifference(ref: Reference, field: TextField, mix: Finding | null = null): Difference {
+  const offset = commonPrefix(field.expected, field.got)
+  const finding = utf8Split(ref, field) ?? mix ?? overwritten(ref, field) ?? duplicated(field) ?? truncated(ref, field)
+    ?? dropped(ref, field) ?? unexplained(field, offset)
+  const at = finding.offset ?? offset
+  return {
+    field: field.path, expected: field.expected, got: field.got, offset: at,
+    frame: finding.frame === undefined ? frameAt(field.runs, at) : finding.frame,
+    cause: finding.cause, message: finding.message,
+  }
+}
+
+// ---------------------------------------------------------------------------
+// utf8-split: a character split across reads, decoded per read
+
+/** Windows-1252's characters for bytes 0x80–0x9f (the rest of the range is Latin-1's). */
+const CP1252 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ'
+
+function utf8Bytes(codePoint: number): number[] {
+  if (codePoint < 0x800) return [0xc0 | (codePoint >> 6), 0x80 | (codePoint & 63)]
+  if (codePoint < 0x10000) return [0xe0 | (codePoint >> 12), 0x80 | ((codePoint >> 6) & 63), 0x80 | (codePoint & 63)]
+  return [0xf0 | (codePoint >> 18), 0x80 | ((codePoint >> 12) & 63), 0x80 | ((codePoint >> 6) & 63), 0x80 | (codePoint & 63)]
+}
+
+/** The character's bytes read as Latin-1 and as Windows-1252 (what a per-byte decode shows). */
+function mojibake(codePoint: number): string[] {
+  const bytes = utf8Bytes(codePoint)
+  const latin1 = String.fromCharCode(...bytes)
+  const cp1252 = bytes.map((b) => (b >= 0x80 && b < 0xa0 ? CP1252[b - 0x80]! : String.fromCharCode(b))).join('')
+  return [latin1, cp1252]
+}
+
+interface Damage {
+  at: number
+  char: string
+  got: string
+}
+
+/** Where `got` is `expected` with multi-byte characters replaced by U+FFFD runs or mojibake; null when it is not. */
+function findDamage(expected: string, got: string): Damage[] | null {
+  const out: Damage[] = []
+  let i = 0
+  let j = 0
+  while (i < expected.length) {
+    if (j < got.length && expected.charCodeAt(i) === got.charCodeAt(j)) {
+      i++
+      j++
+      continue
+    }
+    const codePoint = expected.codePointAt(i)!
+    if (codePoint < 0x80) return null
+    const char = String.fromCodePoint(codePoint)
+    // a split n-byte character decodes as 1 to n U+FFFD (one per piece or stray byte)
+    let k = j
+    while (k < got.length && k - j < utf8Bytes(codePoint).length && got.charCodeAt(k) === 0xfffd) k++
+    if (k === j) {
+      const shown = mojibake(codePoint).find((m) => got.startsWith(m, j))
+      if (shown === undefined) return null
+      k = j + shown.length
+    }
+    out.push({ at: i, char, got: got.slice(j, k) })
+    i += char.length
+    j = k
+  }
+  return j === got.length && out.length > 0 ? out : null
+}
+
+function utf8Split(ref: Reference, field: TextField): Finding | null {
+  const damage = findDamage(field.expected, field.got)
+  if (damage === null) return null
+  const first = damage[0]!
+  const frame = frameAt(field.runs, first.at)
+  const where = frame === null ? '' : ` in frame ${frame}`
+  const more = damage.length > 1 ? ` (${damage.length} characters damaged)` : ''
+  if (ref.reads === null || frame === null) {
+    return {
+      cause: 'utf8-split', frame, offset: first.at,
+      message: `The client turned ${quote(first.char)}${where} into ${damaged(first.got)}${more}: it decoded network reads on their own (without {stream: true}), splitting the character.`,
+    }
+  }
+  // the reads are known: the character must really have been split between two of them
+  const split = characterSplitAcrossReads(ref, frame, first.char)
+  if (split === null) return null
+  return {
+    cause: 'utf8-split', frame, offset: first.at,
+    message: `The client decoded each network read on its own (without {stream: true}): ${quote(first.char)}${where} was split across ${reads(split)} and came out as ${damaged(first.got)}${more}.`,
+  }
+}
+
+// ---------------------------------------------------------------------------
+// reasoning-in-content / content-in-reasoning
+
+/** The findings for content and reasoning when the client wrote both channels into one buffer. */
+export function channelMix(ref: Reference, choice: ReplyChoice, client: ClientChoice): { content: Finding; reasoning: Finding } | null {
+  const reasoningRuns = fieldRuns(ref, { choice: choice.index, channel: 'reasoning', toolCall: null }, choice.reasoning)
+  const writers = reasoningRuns && reasoningRuns.length > 0 ? ` (${frames(distinctFrames(reasoningRuns))})` : ''
+  const candidates = together(ref, choice)
+  if (choice.reasoning !== '' && client.content !== undefined) {
+    const match = candidates.find((c) => c.text === client.content)
+    if (match) {
+      const offset = commonPrefix(choice.content, client.content)
+      return {
+        content: { cause: 'reasoning-in-content', frame: frameAt(match.runs, offset), message: `The client wrote the reasoning${writers} into the content: both channels went into one buffer.` },
+        reasoning: { cause: 'reasoning-in-content', message: 'The client has no reasoning apart: it wrote the reasoning into the content.' },
+      }
+    }
+  }
+  if (choice.content !== '' && client.reasoning !== undefined) {
+    const match = candidates.find((c) => c.text === client.reasoning)
+    if (match) {
+      const contentRuns = fieldRuns(ref, { choice: choice.index, channel: 'content', toolCall: null }, choice.content)
+      const contentWriters = contentRuns && contentRuns.length > 0 ? ` (${frames(distinctFrames(contentRuns))})` : ''
+      const offset = commonPrefix(choice.reasoning, client.reasoning)
+      return {
+        content: { cause: 'content-in-reasoning', message: 'The client has no content apart: it wrote the content into the reasoning.' },
+        reasoning: { cause: 'content-in-reasoning', frame: frameAt(match.runs, offset), message: `The client wrote the content${contentWriters} into the reasoning: both channels went into one buffer.` },
+      }
+    }
+  }
+  return null
+}
+
+/** Reasoning and content in one buffer: in arrival order (with the frame of each run), and reasoning first. */
+function together(ref: Reference, choice: ReplyChoice): Array<{ text: string; runs: TextRun[] | null }> {
+  const plain = { text: choice.reasoning + choice.content, runs: null }
+  if (ref.merger === null) return [plain]
+  const runs: TextRun[] = []
+  let at = 0
+  for (const p of ref.provenance) {
+    if (p.choice !== choice.index || (p.channel !== 'content' && p.channel !== 'reasoning')) continue
+    const text = (p.channel === 'content' ? choice.content : choice.reasoning).slice(p.start, p.end)
+    runs.push({ frame: p.frame, start: at, end: at + text.length, text })
+    at += text.length
+  }
+  return [{ text: runs.map((r) => r.text).join(''), runs }, plain]
+}
+
+function distinctFrames(runs: readonly TextRun[]): number[] {
+  return [...new Set(runs.map((r) => r.frame))]
+}
+
+// ---------------------------------------------------------------------------
+// Causes read from the runs of text each frame wrote
+
+function overwritten(ref: Reference, field: TextField): Finding | null {
+  const { runs, expected, got } = field
+  if (runs === null || runs.length === 0) return null
+  if (got === '') return overwrittenByEmpty(ref, field, runs)
+  for (let k = 1; k < runs.length; k++) {
+    const start = runs[k]!.start
+    if (expected.length - start !== got.length || !expected.startsWith(got, start)) continue
+    const kept = distinctFrames(runs.slice(k))
+    // the reads may say why the first frames are missing: each arrived split, the kept ones whole
+    if (splitExplains(ref, distinctFrames(runs.slice(0, k)), kept)) return null
+    const all = distinctFrames(runs).length
+    const last = kept.length === 1 ? 'the last' : `the last ${kept.length}`
+    return {
+      cause: 'overwritten',
+      message: `The client kept only the text of ${frames(kept)} (${last} of ${all} frames writing the ${field.label}): it replaced the ${field.label} with each delta instead of appending.`,
+    }
+  }
+  return null
+}
+
+/** Frames the client lacks all arrived split across reads and those it has arrived whole: per-read parsing explains it. */
+function splitExplains(ref: Reference, lost: readonly number[], kept: readonly number[]): boolean {
+  return lost.every((f) => frameSplitAcrossReads(ref, f) !== null) && kept.every((f) => frameSplitAcrossReads(ref, f) === null)
+}
+
+/** Frames read after the field's last text to find the empty value a replacing client ends with. */
+const EMPTY_SCAN_LIMIT = 2000
+
+/**
+ * An empty field where the wire sent its last text in one key and later frames carry that
+ * key as null or "": a client that assigns instead of appending ends with that empty value.
+ */
+function overwrittenByEmpty(ref: Reference, field: TextField, runs: readonly TextRun[]): Finding | null {
+  const merger = ref.merger
+  if (merger === null) return null
+  const last = runs[runs.length - 1]!
+  const path = pathOfString(merger.frame(last.frame).json, last.text)
+  if (path === null) return null
+  const end = Math.min(merger.frameCount, last.frame + 1 + EMPTY_SCAN_LIMIT)
+  for (let seq = last.frame + 1; seq < end; seq++) {
+    const { found, value } = valueAtPath(merger.frame(seq).json, path)
+    if (!found || (value !== null && value !== '')) continue
+    const key = path.filter((k) => typeof k === 'string').pop() ?? ''
+    return {
+      cause: 'overwritten',
+      message: `The client's ${field.label} is empty: it replaced the ${field.label} with each delta instead of appending, and frame ${seq} sent ${quote(key)} as ${JSON.stringify(value)}.`,
+    }
+  }
+  return null
+}
+
+/** Bound on the positions followed at once while matching runs (the search stays linear). */
+const MAX_STATES = 256
+
+function duplicated(field: TextField): Finding | null {
+  const { runs, got } = field
+  if (runs === null || runs.length === 0) return null
+  // state: position in got → first frame applied twice so far (-1: none yet)
+  let states = new Map<string, { at: number; dup: number; text: string }>([['0:-', { at: 0, dup: -1, text: '' }]])
+  for (const run of runs) {
+    const next = new Map<string, { at: number; dup: number; text: string }>()
+    const put = (at: number, dup: number, text: string) => {
+      const key = `${at}:${dup < 0 ? '-' : '+'}`
+      if (!next.has(key) && next.size < MAX_STATES) next.set(key, { at, dup, text })
+    }
+    for (const s of states.values()) {
+      if (!got.startsWith(run.text, s.at)) continue
+      const once = s.at + run.text.length
+      put(once, s.dup, s.text)
+      if (got.startsWith(run.text, once)) put(once + run.text.length, s.dup < 0 ? run.frame : s.dup, s.dup < 0 ? run.text : s.text)
+    }
+    if (next.size === 0) return null
+    states = next
+  }
+  const end = states.get(`${got.length}:+`)
+  if (!end) return null
+  return {
+    cause: 'duplicated-frames', frame: end.dup,
+    message: `The client applied frame ${end.dup} twice: its text ${quote(end.text)} appears twice in the ${field.label}.`,
+  }
+}
+
+function truncated(ref: Reference, field: TextField): Finding | null {
+  const { runs, expected, got } = field
+  if (runs === null || got.length >= expected.length || !expected.startsWith(got)) return null
+  const k = runs.findIndex((r) => r.start === got.length)
+  if (k < 0) return null
+  const missing = runs[k]!.frame
+  const stop = stopBetween(ref, k > 0 ? runs[k - 1]!.frame : -1, missing)
+  let why = ''
+  if (stop?.kind === 'broken') why = `: frame ${stop.frame} before it failed to parse and the client stopped there`
+  else if (stop?.kind === 'error') why = `: the provider sent an error in frame ${stop.frame} (${quote(stop.message)}) and the client stopped there`
+  else if (ref.merger?.frameInfo(missing).unterminated) why = `: frame ${missing} was not ended by a blank line (the body ended first) and the client never dispatched it`
+  else if (!ref.reply.done) why = ', and the stream has no terminal event'
+  const lost = distinctFrames(runs.slice(k))
+  const what = lost.length === 1 ? `the text of frame ${missing}` : `the text of ${frames(lost)}`
+  const message = got === ''
+    ? `The client's ${field.label} is empty: it lacks ${what}${why}.`
+    : `The client's ${field.label} stops at character ${got.length}, before ${what}${why}.`
+  return { cause: 'truncated', frame: missing, message }
+}
+
+function dropped(ref: Reference, field: TextField): Finding | null {
+  const { runs, got } = field
+  if (runs === null || runs.length === 0) return null
+  // state: position in got → the fewest frames dropped to get there
+  let states = new Map<number, number[]>([[0, []]])
+  for (const run of runs) {
+    const next = new Map<number, number[]>()
+    const put = (at: number, lost: number[]) => {
+      const have = next.get(at)
+      if ((have === undefined && next.size < MAX_STATES) || (have !== undefined && lost.length < have.length)) next.set(at, lost)
+    }
+    for (const [at, lost] of states) {
+      if (got.startsWith(run.text, at)) put(at + run.text.length, lost)
+      put(at, lost[lost.length - 1] === run.frame ? lost : [...lost, run.frame])
+    }
+    states = next
+  }
+  const lost = states.get(got.length)
+  if (!lost || lost.length === 0) return null
+  const first = lost[0]!
+  const firstText = runs.find((r) => r.frame === first)!.text
+  let message = `The client dropped ${frames(lost)}: ${lost.length === 1 ? 'its' : 'their'} text (${quote(firstText)}${lost.length > 1 ? ', …' : ''}) is missing from the ${field.label}`
+  const kept = distinctFrames(runs).filter((f) => !lost.includes(f))
+  if (splitExplains(ref, lost, kept)) message += `; frame ${first} arrived split across ${reads(frameSplitAcrossReads(ref, first)!)}: a client that parses each read on its own drops it`
+  return { cause: 'dropped-frames', frame: first, message: message + '.' }
+}
+
+function unexplained(field: TextField, offset: number): Finding {
+  const theirs = `${quote(field.got.slice(offset))} where the reference has ${quote(field.expected.slice(offset))}`
+  return {
+    cause: field.isArguments ? 'tool-arguments-differ' : 'other',
+    message: `The client's ${field.label} ${field.isArguments ? 'differ' : 'differs'} from character ${offset}: it has ${theirs}.`,
+  }
+}
