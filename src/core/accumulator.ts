@@ -1,10 +1,15 @@
 // The reducer: applies neutral deltas (types.ts) to per-choice state, by the merge rules of
-// DESIGN §3. It knows no provider; adapters translate wire shapes into deltas first.
+// DESIGN §3. It knows no provider; adapters translate wire shapes into deltas first. Beside the
+// reply it records what the deltas say about the stream (content after a finish, a reused
+// tool index, a provider error…), each check O(1) per delta; tool-call identity is its own
+// module (tool-calls.ts).
 
 import { Int32Column } from './column.js'
 import { parseJson } from './json-error.js'
+import { SYMPTOMS } from './symptoms.js'
+import { nonEmpty, ToolCallTable, type CallIdentity } from './tool-calls.js'
 import type {
-  Channel, Delta, Diagnostic, FinalTextDelta, FinalToolCallDelta, Provenance, ReplyChoice,
+  Channel, Delta, Diagnostic, DiagnosticCode, FinalTextDelta, FinalToolCallDelta, Provenance, ReplyChoice,
   ReplyToolCall, StreamError, ToolCallDelta,
 } from './types.js'
 
@@ -43,12 +48,8 @@ class TextBuffer {
 
 const BLOCK = 1024
 
-interface ToolState {
-  index: number
+interface ToolState extends CallIdentity {
   arrival: number
-  id: string | null
-  type: string | null
-  name: string | null
   args: TextBuffer
   argumentsIfEmpty: string | null
   /** Provenance target of the arguments buffer. */
@@ -62,13 +63,13 @@ class ChoiceState {
   }
   /** Each channel's provenance target, once it has one (-1 before). */
   readonly targets: Record<Channel, number> = { content: -1, reasoning: -1, refusal: -1 }
-  readonly tools: ToolState[] = []
-  /** The latest call at each wire key: continuation fragments go there. */
-  readonly byKey = new Map<number, ToolState>()
-  /** The call a keyless fragment continues. */
-  lastCall: ToolState | null = null
+  readonly calls: ToolCallTable<ToolState>
   finishReason: string | null = null
-  constructor(readonly index: number) {}
+  /** content-after-finish was reported for this choice (once is enough). */
+  afterFinishReported = false
+  constructor(readonly index: number, calls: ToolCallTable<ToolState>) {
+    this.calls = calls
+  }
 }
 
 type Target =
@@ -96,14 +97,11 @@ class ProvenanceLog {
   }
 }
 
-/** `""` and `"null"` are placeholders some servers send on continuation fragments. */
-function isRealId(id: string | null | undefined): id is string {
-  return typeof id === 'string' && id !== '' && id !== 'null'
-}
+/** Diagnostics of one code listed before the rest are only counted, in one summary. */
+const LISTED = 100
 
-function nonEmpty(s: string | null | undefined): s is string {
-  return typeof s === 'string' && s !== ''
-}
+/** Finish reasons that say the token limit cut the reply (OpenAI, Ollama; Anthropic; Gemini; Responses). */
+const LIMIT_REASONS: ReadonlySet<string> = new Set(['length', 'max_tokens', 'MAX_TOKENS', 'max_output_tokens'])
 
 export interface AccumulatedState {
   choices: ReplyChoice[]
@@ -122,56 +120,139 @@ export class Accumulator {
   private arrivals = 0
   readonly streamErrors: StreamError[] = []
   readonly diagnostics: Diagnostic[] = []
+  /** Per code: how many were reported, and the summary standing for those past LISTED. */
+  private readonly reported = new Map<DiagnosticCode, { count: number; summary: Diagnostic | null }>()
+  /** The frame of the first terminal marker; -1 before. */
+  private doneFrame = -1
+  private afterDoneReported = false
+  /** The frame being applied, for the tool-call table's reports. */
+  private frame = 0
 
   constructor(options: { provenance?: boolean } = {}) {
     this.provenance = options.provenance === false ? null : new ProvenanceLog()
   }
 
   apply(delta: Delta, frame: number): void {
+    if (this.doneFrame >= 0 && frame > this.doneFrame && !this.afterDoneReported) this.checkAfterDone(delta, frame)
     switch (delta.type) {
       case 'choice': {
         const c = this.choice(delta.choice)
         if (c.role === null && nonEmpty(delta.role)) c.role = delta.role
         return
       }
-      case 'text':
-        return this.appendText(delta.choice, delta.channel, delta.text, frame)
-      case 'tool-call':
-        return this.applyToolCall(delta, frame)
+      case 'text': {
+        const c = this.choice(delta.choice)
+        if (c.finishReason !== null && delta.text.length > 0) this.afterFinish(c, frame)
+        return this.appendText(c, delta.channel, delta.text, frame)
+      }
+      case 'tool-call': {
+        const c = this.choice(delta.choice)
+        if (c.finishReason !== null) this.afterFinish(c, frame)
+        return this.applyToolCall(c, delta, frame)
+      }
       case 'finish':
-        if (nonEmpty(delta.reason)) this.choice(delta.choice).finishReason = delta.reason
+        if (nonEmpty(delta.reason)) this.finish(this.choice(delta.choice), delta.reason, frame)
         return
       case 'usage':
         return this.mergeUsage(delta.usage)
       case 'stream-error':
-        this.streamErrors.push({
-          frame, message: delta.message, code: delta.code ?? null, type: delta.errorType ?? null, payload: delta.payload,
-        })
-        return
+        return this.streamError(delta, frame)
       case 'done':
         this.done = true
+        if (this.doneFrame < 0) this.doneFrame = frame
         return
       case 'final-text':
         return this.compareFinalText(delta, frame)
       case 'final-tool-call':
         return this.compareFinalToolCall(delta, frame)
       case 'note':
-        this.diagnostics.push({ frame, level: delta.level, code: 'note', message: delta.message })
+        this.report(frame, 'note', delta.level, delta.message, delta.symptom)
         return
     }
+  }
+
+  /**
+   * Records a diagnostic. The first LISTED of a code are listed; the rest are counted in one
+   * summary, updated in place, so a stream with a million odd frames costs one entry more.
+   */
+  private report(frame: number, code: DiagnosticCode, level: Diagnostic['level'], message: string, symptom = SYMPTOMS[code]): void {
+    let seen = this.reported.get(code)
+    if (seen === undefined) {
+      seen = { count: 0, summary: null }
+      this.reported.set(code, seen)
+    }
+    const count = ++seen.count
+    if (count <= LISTED) {
+      this.diagnostics.push({ frame, level, code, message, symptom })
+      return
+    }
+    if (seen.summary === null) {
+      seen.summary = { frame, level, code, message: '', symptom }
+      this.diagnostics.push(seen.summary)
+    }
+    const more = count - LISTED
+    seen.summary.message = `${more} more ${code} not listed (${count} in all), the first of them at frame ${seen.summary.frame}`
+  }
+
+  /** A delta that carries something, in a frame after the terminal marker's (once per stream). */
+  private checkAfterDone(delta: Delta, frame: number): void {
+    switch (delta.type) {
+      case 'done':
+      case 'note':
+      case 'choice':
+        return
+      case 'text':
+        if (delta.text.length === 0) return
+        break
+      case 'finish':
+        if (!nonEmpty(delta.reason)) return
+        break
+    }
+    this.afterDoneReported = true
+    this.report(frame, 'data-after-done', 'warning', `frame ${frame} carries ${delta.type === 'text' ? delta.channel : delta.type} after the terminal marker of frame ${this.doneFrame}`)
+  }
+
+  /** Text or a tool call for a choice that already has its finish reason (once per choice). */
+  private afterFinish(c: ChoiceState, frame: number): void {
+    if (c.afterFinishReported) return
+    c.afterFinishReported = true
+    this.report(frame, 'content-after-finish', 'warning', `choice ${c.index} gets more after its finish reason ${clip(c.finishReason ?? '')}`)
+  }
+
+  /** rule 5: the last non-empty reason wins; a second one and a token limit are worth saying. */
+  private finish(c: ChoiceState, reason: string, frame: number): void {
+    const have = c.finishReason
+    if (have !== null) {
+      this.report(frame, 'duplicate-finish', 'info', have === reason
+        ? `choice ${c.index}: finish reason ${clip(reason)} again`
+        : `choice ${c.index}: finish reason ${clip(reason)} after ${clip(have)}; the last one is kept`)
+    }
+    if (have !== reason && LIMIT_REASONS.has(reason)) {
+      this.report(frame, 'truncated-by-limit', 'warning', `choice ${c.index} stopped at the token limit (finish reason ${clip(reason)})`)
+    }
+    c.finishReason = reason
+  }
+
+  private streamError(delta: Extract<Delta, { type: 'stream-error' }>, frame: number): void {
+    const code = delta.code ?? null
+    const type = delta.errorType ?? null
+    this.streamErrors.push({ frame, message: delta.message, code, type, payload: delta.payload })
+    const what = [type === null ? null : `type ${clip(type)}`, code === null ? null : `code ${typeof code === 'number' ? code : clip(code)}`]
+      .filter((s) => s !== null).join(', ')
+    this.report(frame, 'provider-error', 'error', `the provider sent an error${what ? ` (${what})` : ''}: ${clip(delta.message, 200)}`)
   }
 
   private choice(index: number): ChoiceState {
     let c = this.choices.get(index)
     if (!c) {
-      c = new ChoiceState(index)
+      const calls = new ToolCallTable<ToolState>(index, (at) => this.newCall(index, at), (code, message) => this.report(this.frame, code, 'warning', message))
+      c = new ChoiceState(index, calls)
       this.choices.set(index, c)
     }
     return c
   }
 
-  private appendText(choice: number, channel: Channel, text: string, frame: number): void {
-    const c = this.choice(choice)
+  private appendText(c: ChoiceState, channel: Channel, text: string, frame: number): void {
     const buffer = c.channels[channel]
     const start = buffer.length
     buffer.append(text)
@@ -187,66 +268,25 @@ export class Accumulator {
     return t
   }
 
-  private newCall(c: ChoiceState, index: number): ToolState {
+  /** A new call's state (the tool-call table decides when there is one). */
+  private newCall(choice: number, index: number): ToolState {
     const call: ToolState = {
-      index, arrival: this.arrivals++, id: null, type: null, name: null,
+      index, arrival: this.arrivals++, id: null, type: null, name: null, hasArguments: false, keyless: false,
       args: new TextBuffer(), argumentsIfEmpty: null, target: -1,
     }
-    call.target = this.targets.push({ choice: c.index, channel: 'arguments', tool: call }) - 1
-    c.tools.push(call)
-    c.byKey.set(index, call)
-    c.lastCall = call
+    call.target = this.targets.push({ choice, channel: 'arguments', tool: call }) - 1
     return call
   }
 
-  /** Which call a fragment belongs to (DESIGN §3 rule 4). */
-  private callFor(c: ChoiceState, d: ToolCallDelta): ToolState {
-    if (d.whole) return this.newCall(c, d.key ?? c.tools.length)
-    if (d.key === null) {
-      // without an index, only a fragment that names no other call continues the open one
-      const open = c.lastCall
-      const otherId = isRealId(d.id) && isRealId(open?.id) && d.id !== open?.id
-      const otherName = nonEmpty(d.name) && nonEmpty(open?.name) && d.name !== open?.name
-      if (open && !otherId && !otherName) return open
-      return this.newCall(c, c.tools.length)
-    }
-    const existing = c.byKey.get(d.key)
-    if (!existing) return this.newCall(c, d.key)
-    // Ollama's OpenAI endpoint sends every parallel call at index 0: a new real id is a new call.
-    if (isRealId(d.id) && isRealId(existing.id) && d.id !== existing.id) return this.newCall(c, d.key)
-    return existing
-  }
-
-  private applyToolCall(d: ToolCallDelta, frame: number): void {
-    const c = this.choice(d.choice)
-    const call = this.callFor(c, d)
-    c.lastCall = call
-    if (call.id === null && isRealId(d.id)) call.id = d.id
-    if (call.type === null && nonEmpty(d.callType)) call.type = d.callType
-    if (nonEmpty(d.name)) this.mergeName(call, d.name, frame)
+  private applyToolCall(c: ChoiceState, d: ToolCallDelta, frame: number): void {
+    this.frame = frame
+    const call = c.calls.apply(d)
     if (call.argumentsIfEmpty === null && typeof d.argumentsIfEmpty === 'string') call.argumentsIfEmpty = d.argumentsIfEmpty
     if (typeof d.arguments === 'string' && d.arguments.length > 0) {
       const start = call.args.length
       call.args.append(d.arguments)
       this.provenance?.add(frame, call.target, start, call.args.length)
     }
-  }
-
-  /**
-   * Names: unset → set; equal → ignore (gateways repeat it in every fragment); cumulative
-   * (incoming extends it) → replace; a prefix of what we have → ignore; anything else is a
-   * fragmented name and is appended, with a diagnostic so the oddity stays visible.
-   */
-  private mergeName(call: ToolState, name: string, frame: number): void {
-    const have = call.name
-    if (have === null) { call.name = name; return }
-    if (have === name || have.startsWith(name)) return
-    if (name.startsWith(have)) { call.name = name; return }
-    call.name = have + name
-    this.diagnostics.push({
-      frame, level: 'warning', code: 'tool-name-changed',
-      message: `tool call ${call.index}: name fragment ${JSON.stringify(name)} appended to ${JSON.stringify(have)}`,
-    })
   }
 
   /** Last non-null value wins, field by field; never summed. */
@@ -267,25 +307,16 @@ export class Accumulator {
     const have = this.choices.get(d.choice)?.channels[d.channel].toString() ?? ''
     if (have === d.text) return
     if (have === '') {
-      this.appendText(d.choice, d.channel, d.text, frame)
-      this.diagnostics.push({
-        frame, level: 'info', code: 'final-mismatch',
-        message: `${d.source}: no ${d.channel} deltas arrived; took the text from the final event`,
-      })
+      this.appendText(this.choice(d.choice), d.channel, d.text, frame)
+      this.report(frame, 'final-mismatch', 'info', `${d.source}: no ${d.channel} deltas arrived; took the text from the final event`)
       return
     }
-    this.diagnostics.push({
-      frame, level: 'warning', code: 'final-mismatch',
-      message: `${d.source}: the final ${d.channel} differs from the concatenated deltas (${describeDifference(have, d.text)}); the deltas are kept`,
-    })
+    this.report(frame, 'final-mismatch', 'warning', `${d.source}: the final ${d.channel} differs from the concatenated deltas (${describeDifference(have, d.text)}); the deltas are kept`)
   }
 
   private compareFinalToolCall(d: FinalToolCallDelta, frame: number): void {
-    const c = this.choice(d.choice)
-    let call = c.byKey.get(d.key)
-    if (!call) call = this.newCall(c, d.key)
-    if (call.id === null && isRealId(d.id)) call.id = d.id
-    if (call.name === null && nonEmpty(d.name)) call.name = d.name
+    this.frame = frame
+    const call = this.choice(d.choice).calls.final(d)
     if (typeof d.arguments !== 'string') return
     const have = call.args.toString()
     if (have === d.arguments) return
@@ -295,10 +326,7 @@ export class Accumulator {
       if (d.arguments.length > 0) this.provenance?.add(frame, call.target, start, call.args.length)
       return
     }
-    this.diagnostics.push({
-      frame, level: 'warning', code: 'final-mismatch',
-      message: `${d.source}: final arguments of tool call ${d.key} differ from the concatenated fragments (${describeDifference(have, d.arguments)}); the fragments are kept`,
-    })
+    this.report(frame, 'final-mismatch', 'warning', `${d.source}: final arguments of tool call ${d.key} differ from the concatenated fragments (${describeDifference(have, d.arguments)}); the fragments are kept`)
   }
 
   /** The reply as it stands; arguments are parsed here, once, never during the stream. */
@@ -343,7 +371,7 @@ export class Accumulator {
 }
 
 function sortedCalls(c: ChoiceState): ToolState[] {
-  return [...c.tools].sort((a, b) => a.index - b.index || a.arrival - b.arrival)
+  return [...c.calls.calls].sort((a, b) => a.index - b.index || a.arrival - b.arrival)
 }
 
 function replyToolCall(t: ToolState): ReplyToolCall {
@@ -364,6 +392,10 @@ function replyToolCall(t: ToolState): ReplyToolCall {
 function describeDifference(have: string, want: string): string {
   let i = 0
   while (i < have.length && i < want.length && have.charCodeAt(i) === want.charCodeAt(i)) i++
-  const clip = (s: string) => JSON.stringify(s.length > 40 ? s.slice(0, 40) + '…' : s)
   return `first difference at character ${i}: deltas ${clip(have.slice(i))}, final ${clip(want.slice(i))}`
+}
+
+/** A wire string quoted, at most `max` characters of it. */
+function clip(s: string, max = 40): string {
+  return JSON.stringify(s.length > max ? s.slice(0, max) + '…' : s)
 }

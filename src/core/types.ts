@@ -214,6 +214,8 @@ export interface NoteDelta {
   type: 'note'
   level: 'info' | 'warning'
   message: string
+  /** What a client that reads it wrongly shows; SYMPTOMS.note when absent. */
+  symptom?: string
 }
 
 // ---------------------------------------------------------------------------
@@ -294,8 +296,12 @@ export interface Diagnostic {
   level: 'info' | 'warning' | 'error'
   code: DiagnosticCode
   message: string
+  /** What a client that reads this wrongly shows, in one sentence (SYMPTOMS[code] unless the push site says more). */
+  symptom: string
   byteOffset?: number
   offset?: number
+  /** 1-based line number, when it concerns one line (an ignored SSE field). */
+  line?: number
 }
 
 export type DiagnosticCode =
@@ -311,6 +317,27 @@ export type DiagnosticCode =
   | 'note'
   | 'truncated-json-array'
   | 'stray-text'
+  | 'invalid-retry'
+  | 'unknown-field'
+  // the debugger's (src/debug/diagnose.ts): frames, reads and times
+  | 'glued-frames'
+  | 'missing-data-prefix'
+  | 'mixed-line-endings'
+  | 'bom'
+  | 'frame-split-across-reads'
+  | 'utf8-split-across-reads'
+  | 'stall'
+  | 'burst'
+  | 'empty-reply'
+  | 'inline-think-tags'
+  // the accumulator's: what the deltas say
+  | 'data-after-done'
+  | 'content-after-finish'
+  | 'duplicate-finish'
+  | 'reused-tool-index'
+  | 'missing-tool-index'
+  | 'truncated-by-limit'
+  | 'provider-error'
 
 /** A run of reply text and the frame that produced it. */
 export interface Provenance {

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { openaiResponses } from '../../src/providers/openai-responses.js'
 import { Accumulator } from '../../src/core/accumulator.js'
-import type { Delta } from '../../src/index.js'
+import { SYMPTOMS, type Delta } from '../../src/index.js'
 
 type Ev = Record<string, unknown>
 
@@ -157,9 +157,10 @@ describe('openaiResponses accumulated', () => {
   it('keeps the deltas when response.completed says otherwise, with one diagnostic (STREAMS #36)', () => {
     const { acc, state } = accumulate([created, msgAdded(0), textDelta('Hel'), textDelta('lo'), textDone('Hello'), completed([message('DIFFERENT')])])
     expect(state.choices[0]?.content).toBe('Hello')
-    expect(acc.diagnostics).toHaveLength(1)
-    expect(acc.diagnostics[0]).toMatchObject({ frame: 5, level: 'warning', code: 'final-mismatch' })
-    expect(acc.diagnostics[0]?.message).toContain('response.completed')
+    expect(acc.diagnostics).toEqual([{
+      frame: 5, level: 'warning', code: 'final-mismatch', symptom: SYMPTOMS['final-mismatch'],
+      message: 'response.completed: the final content differs from the concatenated deltas (first difference at character 0: deltas "Hello", final "DIFFERENT"); the deltas are kept',
+    }])
   })
 
   it('reports a part-level .done mismatch once', () => {
@@ -246,7 +247,10 @@ describe('openaiResponses accumulated', () => {
     expect(state.done).toBe(true)
     expect(state.usage).toBeNull()
     expect(acc.streamErrors).toMatchObject([{ frame: 2, message: 'The model failed.', code: 'server_error' }])
-    expect(acc.diagnostics).toEqual([])
+    expect(acc.diagnostics).toEqual([{
+      frame: 2, level: 'error', code: 'provider-error', message: 'the provider sent an error (code "server_error"): "The model failed."',
+      symptom: SYMPTOMS['provider-error'],
+    }])
   })
 
   it('records an error event as a stream error without ending the stream', () => {
