@@ -1,5 +1,5 @@
 // The reducer: applies neutral deltas (types.ts) to per-choice state, by the merge rules of
-// DESIGN §3. It knows no provider; adapters translate wire shapes into deltas first. Beside the
+// docs/architecture.md#merge-rules. It knows no provider; adapters translate wire shapes into deltas first. Beside the
 // reply it records what the deltas say about the stream (content after a finish, a reused
 // tool index, a provider error…), each check O(1) per delta; tool-call identity is its own
 // module (tool-calls.ts).

@@ -1,4 +1,4 @@
-// Server-sent events by the WHATWG rules, plus what Deltascope adds (DESIGN §2): blocks
+// Server-sent events by the WHATWG rules, plus what Deltascope adds (docs/architecture.md#sse): blocks
 // with no data are kept as `comment` / `empty` entries, and a final block that the body
 // ended without a blank line is still dispatched, flagged `unterminated`.
 

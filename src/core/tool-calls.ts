@@ -1,4 +1,4 @@
-// Tool-call identity (DESIGN §3 rule 4): which call a fragment belongs to, how its id, type
+// Tool-call identity (docs/architecture.md#tool-calls): which call a fragment belongs to, how its id, type
 // and name are kept, and the identity oddities worth a diagnostic (an index reused by another
 // call, a fragment without an index, a name that does not continue the one before). One table
 // per choice; the accumulator keeps each call's arguments and provenance. Every rule is O(1)
@@ -74,7 +74,7 @@ export class ToolCallTable<T extends CallIdentity> {
     return call
   }
 
-  /** Which call a fragment belongs to (DESIGN §3 rule 4). */
+  /** Which call a fragment belongs to (docs/architecture.md#tool-calls). */
   private callFor(d: ToolCallDelta): T {
     if (d.whole) {
       if (d.key !== null && this.byKey.has(d.key)) this.reused(d.key, `a whole call ${describe(d)} arrived at index ${d.key}, which already holds ${describeCall(this.byKey.get(d.key)!)}; kept as a second call`)

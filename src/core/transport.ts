@@ -1,4 +1,4 @@
-// Which framing a body uses (DESIGN §2): the Content-Type when it says, else the first
+// Which framing a body uses (docs/architecture.md#choosing-the-transport): the Content-Type when it says, else the first
 // non-blank line. Undecided text is held until that line shows enough.
 
 import type { Transport } from './types.js'

@@ -11,14 +11,14 @@ export type Transport = 'sse' | 'ndjson' | 'json' | 'unknown'
 export type ProviderId = string
 
 // ---------------------------------------------------------------------------
-// The Reply contract (DESIGN.md §4). Small and stable: fixtures store it.
+// The Reply contract (docs/architecture.md#the-reply-contract). Small and stable: fixtures store it.
 
 export interface Reply {
   transport: Transport
   provider: ProviderId
   /** A terminal marker was seen ([DONE], message_stop, response.completed, done:true, finish). */
   done: boolean
-  /** Frames as defined in DESIGN §2: [DONE] counts; comments and empty blocks do not. */
+  /** Frames as defined in docs/architecture.md#frames-and-entries: [DONE] counts; comments and empty blocks do not. */
   frameCount: number
   choices: ReplyChoice[]
   usage: Record<string, unknown> | null
@@ -60,7 +60,7 @@ export interface FrameError {
 }
 
 // ---------------------------------------------------------------------------
-// Frames (DESIGN §2)
+// Frames (docs/architecture.md#frames-and-entries)
 
 export type FrameKind = 'data' | 'done' | 'invalid'
 

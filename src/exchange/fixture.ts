@@ -1,4 +1,4 @@
-// The Deltascope fixture, v1 (DESIGN §5): one captured request as one JSON document —
+// The Deltascope fixture, v1 (docs/architecture.md#exchange-formats): one captured request as one JSON document —
 // request (credentials redacted by default), response status and headers, the body exactly
 // as received, the network chunks with their times (ms since the request started), and the
 // Reply the merger rebuilt from them.
@@ -29,7 +29,7 @@ export interface Fixture {
   body: { text: string; base64?: string }
   /** In arrival order; t in ms since the request started, null when unknown. */
   chunks: FixtureChunk[]
-  /** The Reply rebuilt from these chunks (DESIGN §4). */
+  /** The Reply rebuilt from these chunks (docs/architecture.md#the-reply-contract). */
   expected: Reply
   /** Provider / transport forced when the Reply was rebuilt; absent when detected. */
   forced?: ForcedOptions

@@ -1,4 +1,4 @@
-// Import and export of captured streams (DESIGN §5, §7): pure functions over plain data,
+// Import and export of captured streams (docs/architecture.md#exchange-formats): pure functions over plain data,
 // shared by the DevTools panel, the standalone page and Node.
 
 export { base64Decode, base64Encode } from './bytes.js'

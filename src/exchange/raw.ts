@@ -52,7 +52,7 @@ export interface JsonLinesExport {
 }
 
 /**
- * JSON Lines of the frames' data payloads (DESIGN §5). A payload already on one line is
+ * JSON Lines of the frames' data payloads (docs/architecture.md#exchange-formats). A payload already on one line is
  * written exactly as received; a multi-line one (SSE data: lines joined by "\n") is
  * re-serialised on one line. [DONE] and unparsable frames are left out and listed.
  */

@@ -1,4 +1,4 @@
-// Credentials out of exports by default (DESIGN §7): header values, URL query parameters and
+// Credentials out of exports by default (docs/architecture.md#redaction): header values, URL query parameters and
 // user info, and secret-looking fields of JSON (or form-encoded) request bodies. Everything
 // else is kept byte for byte, so a redacted export still shows what was sent.
 

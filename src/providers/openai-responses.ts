@@ -326,7 +326,7 @@ function nonEmpty(v: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null
 }
 
-/** DESIGN §4: an incomplete response's reason, else the final status. */
+/** docs/architecture.md#the-reply-contract: an incomplete response's reason, else the final status. */
 function finishReason(type: string, response: JsonObject): string {
   const details = isObject(response['incomplete_details']) ? response['incomplete_details'] : {}
   const status = nonEmpty(response['status']) ?? type.slice('response.'.length)

@@ -1,8 +1,8 @@
 // Differential tests against @anthropic-ai/sdk: MessageStream.finalMessage() is fed the same
-// bytes as our merger through a custom `fetch` (STREAMS.md §4, DESIGN.md §6) and must agree
+// bytes as our merger through a custom `fetch` (docs/wire-formats.md#the-sdks-as-oracles, docs/architecture.md#testing) and must agree
 // exactly on text, thinking, tool_use blocks, stop_reason and usage for clean streams.
-// Where the SDK is documented to disagree with our requirements (STREAMS.md §4: needs
-// `event:` lines and message_stop, partial-JSON-repairs input, throws on error events and
+// Where the SDK is documented to disagree with our requirements (docs/wire-formats.md#the-sdks-as-oracles:
+// it needs `event:` lines and message_stop, partial-JSON-repairs input, throws on error events and
 // malformed frames), the fixture is excluded from the comparison with its reason, and a test
 // asserts that the SDK does disagree on it (it throws, or the comparison fails); the
 // divergences themselves are asserted below.
@@ -69,7 +69,7 @@ function sdkView(m: SdkMessage): MessageView {
     reasoning: thinking.join(''),
     toolCalls,
     finishReason: m.stop_reason,
-    // we drop null usage fields by design (DESIGN §3 rule 6); the SDK keeps message_start's nulls
+    // we drop null usage fields by design (docs/architecture.md#usage); the SDK keeps message_start's nulls
     usage: withoutNulls(m.usage),
   }
 }
@@ -89,11 +89,11 @@ function judge(ours: Ours): Judgement {
   let stop = false
   let blocks = 0
   for (const [i, f] of ours.frames.entries()) {
-    if (f.kind === 'invalid') return skip('malformed frame (STREAMS case 39): the SDK throws on JSON.parse')
-    if (f.kind === 'done') return skip('a [DONE] frame (OpenRouter, STREAMS case 46): the SDK JSON-parses it and throws')
-    if (f.event === null) return skip('frames without `event:` lines (proxy, STREAMS case 45): the SDK ignores them')
-    if (f.event === 'error') return skip('an `event: error` (STREAMS case 35): the SDK throws APIError and loses the partial message')
-    if (f.unterminated && i === ours.frames.length - 1) return skip('the last event lacks its blank line: the SDK drops it (STREAMS §1.1)')
+    if (f.kind === 'invalid') return skip('malformed frame: the SDK throws on JSON.parse')
+    if (f.kind === 'done') return skip('a [DONE] frame (OpenRouter): the SDK JSON-parses it and throws')
+    if (f.event === null) return skip('frames without `event:` lines (proxy): the SDK ignores them')
+    if (f.event === 'error') return skip('an `event: error`: the SDK throws APIError and loses the partial message')
+    if (f.unterminated && i === ours.frames.length - 1) return skip('the last event lacks its blank line: the SDK drops it')
     if (f.event === 'ping') continue // skipped by the SDK before any parse
     if (stop) return skip('events after message_stop')
     const j = f.json
@@ -102,20 +102,20 @@ function judge(ours: Ours): Judgement {
     if (type === 'message_start') starts++
     if (type === 'message_stop') stop = true
     if (type === 'content_block_start') {
-      if (j['index'] !== blocks) return skip('a block index that is not its position: the SDK pushes blocks, it does not index them (STREAMS §4)')
+      if (j['index'] !== blocks) return skip('a block index that is not its position: the SDK pushes blocks, it does not index them')
       blocks++
     }
     if (type === 'content_block_delta' && (typeof j['index'] !== 'number' || j['index'] >= blocks)) {
-      return skip('a delta for a block that was not started: the SDK drops it (STREAMS §4)')
+      return skip('a delta for a block that was not started: the SDK drops it')
     }
     if (type === 'message_delta') {
       const usage = j['usage']
       if (!isObject(usage) || typeof usage['output_tokens'] !== 'number') return skip('message_delta without usage.output_tokens: the SDK overwrites it with undefined')
-      if (isObject(j['delta']) && j['delta']['stop_reason'] == null) return skip('a message_delta with stop_reason null: the SDK overwrites the reason, we keep the last non-null one (DESIGN §3 rule 5)')
+      if (isObject(j['delta']) && j['delta']['stop_reason'] == null) return skip('a message_delta with stop_reason null: the SDK overwrites the reason, we keep the last non-null one')
     }
   }
   if (starts !== 1) return skip(`${starts} message_start events: the SDK needs exactly one`)
-  if (!stop) return skip('no message_stop (truncated): the SDK produces no final message (STREAMS §4)')
+  if (!stop) return skip('no message_stop (truncated): the SDK produces no final message')
   return { kind: 'compare', ours }
 }
 
@@ -126,7 +126,7 @@ async function compare(chunks: readonly Uint8Array[], ours: Ours): Promise<void>
   const calls = ours.reply.choices[0]?.toolCalls ?? []
   for (const [i, call] of calls.entries()) {
     if (call.argumentsError === null) continue
-    // Expected divergence (STREAMS.md §4 and case 17): the SDK partial-JSON-repairs truncated
+    // Expected divergence (docs/wire-formats.md#anthropic-tool-input): the SDK partial-JSON-repairs truncated
     // input (`{"path": "notes.md", "content": "# Meet…` → `{path: "notes.md"}`); we keep the raw
     // string, report argumentsError and give parsedArguments null. Never repaired.
     expect(call.parsedArguments).toBeNull()
@@ -150,7 +150,7 @@ describeFixtures<Judgement>({
 })
 
 // ---------------------------------------------------------------------------
-// Documented divergences, asserted (STREAMS.md §4). If the SDK changes, these fail.
+// Documented divergences, asserted (docs/wire-formats.md#the-sdks-as-oracles). If the SDK changes, these fail.
 
 const ev = (type: string, body: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...body })}\n\n`
 const start = ev('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } })
@@ -160,24 +160,24 @@ const textBlock = (index: number, ...texts: string[]) =>
   ev('content_block_stop', { index })
 const end = (reason = 'end_turn') => ev('message_delta', { delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 5 } }) + ev('message_stop', {})
 
-describe('anthropic documented divergences from @anthropic-ai/sdk (STREAMS.md §4)', () => {
+describe('anthropic documented divergences from @anthropic-ai/sdk', () => {
   const cases: Array<Divergence<SdkMessage>> = [
     {
-      name: 'frames without event: lines (proxy, case 45): the SDK sees nothing, we dispatch on JSON type',
+      name: 'frames without event: lines (proxy): the SDK sees nothing, we dispatch on JSON type',
       body: (start + textBlock(0, 'Bon', 'jour') + end()).replace(/^event: .*\n/gm, ''),
       because: /without `event:`/,
       sdk: async (run) => { await expect(run()).rejects.toThrow(/without sending any chunks/) },
       ours: (r) => expect([r.choices[0]!.content, r.done]).toEqual(['Bonjour', true]),
     },
     {
-      name: 'OpenRouter trailing `event: data` / [DONE] (case 46): the SDK throws on JSON.parse, we treat it as an end marker',
+      name: 'OpenRouter trailing `event: data` / [DONE]: the SDK throws on JSON.parse, we treat it as an end marker',
       body: start + textBlock(0, '4') + end() + 'event: data\ndata: [DONE]\n\n',
       because: /\[DONE\]/,
       sdk: async (run) => { await expect(run()).rejects.toThrow(/JSON/) },
       ours: (r) => expect([r.choices[0]!.content, r.errors]).toEqual(['4', []]),
     },
     {
-      name: 'event: error mid-stream (case 35): the SDK throws, we keep the partial text and no finish',
+      name: 'event: error mid-stream: the SDK throws, we keep the partial text and no finish',
       body: start + ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
         ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'The capital is Par' } }) +
         'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n',
@@ -186,7 +186,7 @@ describe('anthropic documented divergences from @anthropic-ai/sdk (STREAMS.md §
       ours: (r) => expect([r.choices[0]!.content, r.choices[0]!.finishReason]).toEqual(['The capital is Par', null]),
     },
     {
-      name: 'malformed frame (case 39): the SDK throws, we record it and merge the rest',
+      name: 'malformed frame: the SDK throws, we record it and merge the rest',
       body: start + ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
         ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'A' } }) +
         'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"B"}\n\n' +
@@ -203,7 +203,7 @@ describe('anthropic documented divergences from @anthropic-ai/sdk (STREAMS.md §
       ours: (r) => expect([r.choices[0]!.content, r.done]).toEqual(['Hi', false]),
     },
     {
-      name: 'last event without its blank line: the SDK drops message_stop and throws, we dispatch it (STREAMS §1.1)',
+      name: 'last event without its blank line: the SDK drops message_stop and throws, we dispatch it',
       body: (start + textBlock(0, 'Hi') + end()).replace(/\n\n$/, ''),
       because: /blank line/,
       sdk: async (run) => { await expect(run()).rejects.toThrow(/without producing a Message/) },
@@ -215,7 +215,7 @@ describe('anthropic documented divergences from @anthropic-ai/sdk (STREAMS.md §
   it('whole input in content_block_start followed by one empty input_json_delta: the SDK resets input to {}, we keep the start input', async () => {
     // Not seen from the real API (its tool_use starts carry `input: {}`), but the SDK's rule is
     // `jsonBuf ? partialParse(jsonBuf) : {}` once any delta arrived (internal/message-stream-utils.ts);
-    // ours: no non-empty fragment → the start block's input (STREAMS case 20/21).
+    // ours: no non-empty fragment → the start block's input (docs/wire-formats.md#anthropic-tool-input).
     const body = start +
       ev('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'f', input: { a: 1 } } }) +
       ev('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '' } }) +
@@ -226,7 +226,7 @@ describe('anthropic documented divergences from @anthropic-ai/sdk (STREAMS.md §
     expect(merge(bytes).choices[0]!.toolCalls[0]!.parsedArguments).toEqual({ a: 1 })
   })
 
-  it('truncated tool input with stop_reason max_tokens (case 17): the SDK repairs it, we report the error', async () => {
+  it('truncated tool input with stop_reason max_tokens: the SDK repairs it, we report the error', async () => {
     const body = start +
       ev('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'write_file', input: {} } }) +
       ev('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '{"path": "notes.md", "content": "# Meet' } }) +
@@ -330,7 +330,7 @@ function events(g: Gen): SseEvent[] {
       const t = b.tool!
       const server = t.id.startsWith('srv')
       // noDeltas: the input comes whole in content_block_start and no input_json_delta follows
-      // (a tool with no parameters, STREAMS case 20: `input: {}`; whole inputs otherwise)
+      // (a tool with no parameters, docs/wire-formats.md#anthropic-tool-input: `input: {}`; whole inputs otherwise)
       const input: unknown = t.noDeltas ? JSON.parse(t.args) : {}
       push('content_block_start', { index: i, content_block: { type: server ? 'server_tool_use' : 'tool_use', id: t.id, name: t.name, input } })
       if (!t.noDeltas) {

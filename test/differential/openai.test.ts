@@ -1,8 +1,8 @@
 // Differential tests against openai-node (v6): the SDK's own accumulators
 // (ChatCompletionStream.finalChatCompletion, ResponseStream.finalResponse) are fed the same
-// bytes as our merger through a custom `fetch` (STREAMS.md §4, DESIGN.md §6) and must agree
+// bytes as our merger through a custom `fetch` (docs/wire-formats.md#the-sdks-as-oracles, docs/architecture.md#testing) and must agree
 // exactly on the compared fields, on clean streams. Where openai-node is known to disagree
-// with our requirements (STREAMS.md §4 "Where the oracles disagree"), the fixture is excluded
+// with our requirements (docs/wire-formats.md#the-sdks-as-oracles), the fixture is excluded
 // from the comparison with its reason, and a test asserts that openai-node does disagree on it
 // (it throws, or the comparison fails); the divergences themselves are asserted explicitly.
 
@@ -82,7 +82,7 @@ function sdkChatView(completion: SdkCompletion): ChatView {
       const m = c.message
       let toolCalls: CallView[] = []
       if (m.function_call) {
-        // we map the legacy function_call to toolCalls[0], type 'function', no id (DESIGN §3 table)
+        // we map the legacy function_call to toolCalls[0], type 'function', no id (docs/wire-formats.md#legacy-function-calls)
         toolCalls = [{ index: 0, id: null, type: 'function', name: m.function_call.name, arguments: m.function_call.arguments }]
       } else if (m.tool_calls) {
         toolCalls = m.tool_calls.map((t, i) => ({ index: i, id: t.id, type: t.type, name: t.function.name, arguments: t.function.arguments }))
@@ -96,7 +96,7 @@ function sdkChatView(completion: SdkCompletion): ChatView {
         finishReason: c.finish_reason,
       }
     }),
-    // usage: nulls dropped on our side by design (DESIGN §3 rule 6)
+    // usage: nulls dropped on our side by design (docs/architecture.md#usage)
     usage: withoutNulls(completion.usage),
   }
 }
@@ -105,9 +105,9 @@ function sdkChatView(completion: SdkCompletion): ChatView {
 // Chat Completions: which fixtures openai-node can judge
 
 interface ChatClassification {
-  /** Why the SDK cannot be compared on this stream at all (STREAMS.md §4). */
+  /** Why the SDK cannot be compared on this stream at all (docs/wire-formats.md#the-sdks-as-oracles). */
   skip: string | null
-  /** Delta keys carrying reasoning: the SDK keeps only the last value (STREAMS case 22-25). */
+  /** Delta keys carrying reasoning: the SDK keeps only the last value (docs/wire-formats.md#reasoning-fields). */
   reasoningKeys: Set<string>
   /** Per choice, per reasoning key: the last value a delta gave (Object.assign semantics). */
   lastReasoning: Map<number, Map<string, unknown>>
@@ -127,7 +127,7 @@ function classifyChat(ours: Ours): ChatClassification {
   // dispatches a last block that lacks its blank line (its `end` is then the end of the body)
   const doneSeq = ours.frames.find((f) => f.kind === 'done')?.seq ?? Infinity
   if (ours.entries.some((e) => e.kind === 'empty' && e.beforeFrame <= doneSeq && e.end < ours.chars)) {
-    return fail('an event block without data (STREAMS case 41): openai-node JSON-parses "" and throws')
+    return fail('an event block without data: openai-node JSON-parses "" and throws')
   }
   const calls = new Map<string, { id: string | null; name: string | null }>()
   const toolIndexes = new Map<number, Set<number>>()
@@ -137,13 +137,13 @@ function classifyChat(ours: Ours): ChatClassification {
   const usageChunks: number[] = []
   let xgroq = false
   for (const f of ours.frames) {
-    if (f.kind === 'invalid') return fail('malformed frame (STREAMS case 39): openai-node aborts the stream')
+    if (f.kind === 'invalid') return fail('malformed frame: openai-node aborts the stream')
     if (f.kind === 'done') { seenDone = true; continue }
     if (seenDone) return fail('frames after [DONE]: openai-node stops reading at [DONE]')
     if (f.event !== null && f.event.startsWith('thread.')) return fail('thread.* events: openai-node treats them as Assistants events')
     const j = f.json
     if (!isObject(j)) return fail('a frame that is not a JSON object')
-    if (j['error']) return fail('mid-stream error payload (STREAMS case 34): openai-node throws APIError and loses the text')
+    if (j['error']) return fail('mid-stream error payload: openai-node throws APIError and loses the text')
     if (!Array.isArray(j['choices'])) return fail('a chunk without a choices array: openai-node iterates chunk.choices')
     if (j['id']) lastIdChunk = f.seq
     if (j['usage'] !== undefined && j['usage'] !== null) usageChunks.push(f.seq)
@@ -159,7 +159,7 @@ function classifyChat(ours: Ours): ChatClassification {
       if (!isObject(delta)) continue
       if (delta['role']) st.role = true
       if (delta['content'] !== undefined && delta['content'] !== null && typeof delta['content'] !== 'string') {
-        return fail('array content (STREAMS case 26): openai-node stringifies it ("[object Object]")')
+        return fail('array content: openai-node stringifies it ("[object Object]")')
       }
       for (const k of REASONING_KEYS) {
         if (k in delta) {
@@ -183,7 +183,7 @@ function classifyChat(ours: Ours): ChatClassification {
         if (!isObject(tc)) return fail('a tool call that is not an object')
         const ti = tc['index']
         if (typeof ti !== 'number' || !Number.isSafeInteger(ti) || ti < 0) {
-          return fail('a tool call without an index (STREAMS case 10): openai-node v6 drops it (see the divergence test below)')
+          return fail('a tool call without an index: openai-node v6 drops it (see the divergence test below)')
         }
         const fn = isObject(tc['function']) ? tc['function'] : {}
         if (fn['arguments'] !== undefined && fn['arguments'] !== null && typeof fn['arguments'] !== 'string') {
@@ -194,7 +194,7 @@ function classifyChat(ours: Ours): ChatClassification {
         const name = typeof fn['name'] === 'string' && fn['name'] !== '' ? fn['name'] : null
         const known = calls.get(key)
         if (!known) {
-          if (!tc['type']) return fail('a tool call without `type` (STREAMS case 11): openai-node throws')
+          if (!tc['type']) return fail('a tool call without `type`: openai-node throws')
           calls.set(key, { id, name })
           const set = toolIndexes.get(ci) ?? new Set<number>()
           set.add(ti)
@@ -202,14 +202,14 @@ function classifyChat(ours: Ours): ChatClassification {
           if (id === null) out.idless = true
         } else {
           if (id === 'null' && known.id !== null && known.id !== 'null') {
-            return fail('placeholder id "null" on a continuation fragment (STREAMS case 7): openai-node overwrites the real id with it')
+            return fail('placeholder id "null" on a continuation fragment: openai-node overwrites the real id with it')
           }
           if (id !== null && known.id !== null && id !== known.id) {
-            return fail(`a second id at tool index ${ti} (STREAMS case 8): openai-node overwrites the id and merges the calls`)
+            return fail(`a second id at tool index ${ti}: openai-node overwrites the id and merges the calls`)
           }
           if (id !== null && known.id === null) known.id = id
           if (name !== null && known.name !== null && name !== known.name) {
-            return fail('a tool name that changes between fragments (STREAMS case 5/6): openai-node keeps the last')
+            return fail('a tool name that changes between fragments: openai-node keeps the last')
           }
           if (name !== null && known.name === null) known.name = name
         }
@@ -219,7 +219,7 @@ function classifyChat(ours: Ours): ChatClassification {
   const dense = (s: Set<number> | Iterable<number>) => { const a = [...s].sort((x, y) => x - y); return a.every((v, i) => v === i) }
   if (!dense(choiceState.keys())) return fail('sparse choice indexes: openai-node keeps a holey array')
   for (const [ci, set] of toolIndexes) {
-    if (!dense(set)) return fail(`sparse tool-call indexes in choice ${ci} (STREAMS case 14): openai-node crashes`)
+    if (!dense(set)) return fail(`sparse tool-call indexes in choice ${ci}: openai-node crashes`)
   }
   for (const [ci, st] of choiceState) {
     if (!st.finish) return fail(`choice ${ci} has no finish_reason: openai-node throws "missing finish_reason"`)
@@ -229,7 +229,7 @@ function classifyChat(ours: Ours): ChatClassification {
   }
   if (xgroq) out.usageSkip = 'Groq x_groq.usage: we read it as usage, openai-node leaves it in x_groq'
   else if (usageChunks.some((seq) => seq !== lastIdChunk)) {
-    out.usageSkip = 'usage outside the last chunk with an id: openai-node copies chunk fields wholesale from chunks with an id, we merge field by field (DESIGN §3 rule 6)'
+    out.usageSkip = 'usage outside the last chunk with an id: openai-node copies chunk fields wholesale from chunks with an id, we merge field by field'
   }
   return out
 }
@@ -237,8 +237,8 @@ function classifyChat(ours: Ours): ChatClassification {
 /**
  * What to do with one chat stream. openai-node v6 (installed) never dispatches a final
  * event that lacks its blank line: its SSEDecoder only dispatches on an empty line and
- * `_iterSSEMessages` does not send one at EOF. STREAMS.md §1.1 / case 42 describe
- * openai-node 7, which flushes it (openai/openai-node PR #2726); we flush it too (DESIGN §2).
+ * `_iterSSEMessages` does not send one at EOF. openai-node 7 flushes it (openai/openai-node
+ * PR #2726), and so do we (docs/wire-formats.md#unterminated-last-event).
  * Expected divergence, encoded here: the SDK is compared with our merge of the body *without*
  * that last event; when dropping it loses a finish_reason, the SDK must throw instead.
  */
@@ -315,7 +315,7 @@ async function compareChat(chunks: readonly Uint8Array[], ours: Ours, cls: ChatC
   }
   if (cls.usageSkip) { have.usage = null; want.usage = null }
   expect(have).toEqual(want)
-  // Expected divergence (STREAMS.md §4, case 22-25): openai-node Object.assigns unknown delta
+  // Expected divergence (docs/wire-formats.md#reasoning-fields): openai-node Object.assigns unknown delta
   // keys, so each reasoning field holds only its last fragment; ours concatenates them
   // into `reasoning` (checked by the fixture's own expected Reply).
   for (const [ci, per] of cls.lastReasoning) {
@@ -344,14 +344,14 @@ describeFixtures<ChatJudgement>({
 })
 
 // ===========================================================================
-// Chat Completions: hand-written samples (STREAMS.md §1.2), compared the same way
+// Chat Completions: hand-written samples (docs/wire-formats.md#openai-chat-completions), compared the same way
 
 const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
   JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1730000000, model: 'gpt-4o-2024-08-06', choices, ...extra })
 const sse = (...datas: string[]) => datas.map((d) => `data: ${d}\n\n`).join('')
 
 const chatSamples: Record<string, string> = {
-  'STREAMS §1.2 typical frames (content, tool call, usage chunk)': sse(
+  'typical frames (content, tool call, usage chunk)': sse(
     chunk([{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }], { system_fingerprint: 'fp_1', usage: null }),
     chunk([{ index: 0, delta: { content: 'Checking.' }, logprobs: null, finish_reason: null }], { usage: null }),
     chunk([{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_A', type: 'function', function: { name: 'get_weather', arguments: '' } }] }, logprobs: null, finish_reason: null }], { usage: null }),
@@ -360,20 +360,20 @@ const chatSamples: Record<string, string> = {
     chunk([], { usage: { prompt_tokens: 50, completion_tokens: 18, total_tokens: 68 } }),
     '[DONE]',
   ),
-  'legacy function_call (STREAMS §1.2, case 53)': sse(
+  'legacy function_call': sse(
     chunk([{ index: 0, delta: { role: 'assistant', content: null, function_call: { name: 'get_weather', arguments: '' } }, finish_reason: null }]),
     chunk([{ index: 0, delta: { function_call: { arguments: '{"loc' } }, finish_reason: null }]),
     chunk([{ index: 0, delta: { function_call: { arguments: '":"SF"}' } }, finish_reason: null }]),
     chunk([{ index: 0, delta: {}, finish_reason: 'function_call' }]),
     '[DONE]',
   ),
-  'Azure first chunk with empty id/model and prompt_filter_results (case 47)': sse(
+  'Azure first chunk with empty id/model and prompt_filter_results': sse(
     JSON.stringify({ choices: [], created: 0, id: '', model: '', object: '', prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] }),
     chunk([{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null, content_filter_results: {} }]),
     chunk([{ index: 0, delta: {}, finish_reason: 'stop', content_filter_results: {} }]),
     '[DONE]',
   ),
-  'n>1 interleaved choices in one chunk (case 49)': sse(
+  'n>1 interleaved choices in one chunk': sse(
     chunk([{ index: 1, delta: { role: 'assistant', content: 'B' }, finish_reason: null }, { index: 0, delta: { role: 'assistant', content: 'A' }, finish_reason: null }]),
     chunk([{ index: 0, delta: { content: '1' }, finish_reason: 'stop' }]),
     chunk([{ index: 1, delta: { content: '2' }, finish_reason: null }]),
@@ -391,7 +391,7 @@ const chatSamples: Record<string, string> = {
     chunk([{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }]),
     chunk([{ index: 0, delta: { content: 'lo' }, finish_reason: 'stop' }]),
   ) + 'data: [DONE]',
-  'DeepSeek reasoning_content (case 22): compared except reasoning': sse(
+  'DeepSeek reasoning_content: compared except reasoning': sse(
     chunk([{ index: 0, delta: { role: 'assistant', content: null, reasoning_content: 'Think ' }, finish_reason: null }]),
     chunk([{ index: 0, delta: { content: null, reasoning_content: 'hard.' }, finish_reason: null }]),
     chunk([{ index: 0, delta: { content: 'Answer', reasoning_content: null }, finish_reason: null }]),
@@ -411,8 +411,8 @@ describe('openai-chat hand-written samples vs openai-node', () => {
     })
   }
 
-  it('DeepSeek reasoning_content: ours concatenates, openai-node keeps the last value (STREAMS case 22)', async () => {
-    const bytes = enc.encode(chatSamples['DeepSeek reasoning_content (case 22): compared except reasoning']!)
+  it('DeepSeek reasoning_content: ours concatenates, openai-node keeps the last value', async () => {
+    const bytes = enc.encode(chatSamples['DeepSeek reasoning_content: compared except reasoning']!)
     const completion = await sdkChat([bytes])
     expect(merge(bytes).choices[0]!.reasoning).toBe('Think hard.')
     // the last delta carried reasoning_content: null, and Object.assign copied it
@@ -421,10 +421,10 @@ describe('openai-chat hand-written samples vs openai-node', () => {
 })
 
 // ===========================================================================
-// Chat Completions: the documented divergences, asserted (STREAMS.md §4). If openai-node
+// Chat Completions: the documented divergences, asserted (docs/wire-formats.md#the-sdks-as-oracles). If openai-node
 // changes, these fail and the exclusions above should be revisited.
 
-describe('openai-chat documented divergences from openai-node (STREAMS.md §4)', () => {
+describe('openai-chat documented divergences from openai-node', () => {
   const role = chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }])
   const stop = chunk([{ index: 0, delta: {}, finish_reason: 'stop' }])
   const calls = chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }])
@@ -432,7 +432,7 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
 
   const cases: Array<Divergence<SdkCompletion>> = [
     {
-      name: 'reused index 0 for two calls (case 8): SDK merges into invalid JSON, we split',
+      name: 'reused index 0 for two calls: SDK merges into invalid JSON, we split',
       body: sse(role,
         tc({ index: 0, id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }),
         tc({ index: 0, id: 'call_b', type: 'function', function: { name: 'read_file', arguments: '{"path":"b"}' } }), calls, '[DONE]'),
@@ -446,9 +446,9 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
       ours: (r) => expect(r.choices[0]!.toolCalls.map((t) => [t.id, t.arguments])).toEqual([['call_a', '{"path":"a"}'], ['call_b', '{"path":"b"}']]),
     },
     {
-      // STREAMS case 10 says openai-node throws; v6.49 (installed) does not: `tool_calls[undefined] ??= {}`
-      // sets a property named "undefined" on the array, and the final message has no tool calls.
-      name: 'missing tool-call index (case 10): SDK silently drops the calls, we keep both',
+      // Reported to throw; v6.49 (installed) does not: `tool_calls[undefined] ??= {}` sets a property
+      // named "undefined" on the array, and the final message has no tool calls (docs/wire-formats.md#tool-call-fragments).
+      name: 'missing tool-call index: SDK silently drops the calls, we keep both',
       body: sse(role,
         chunk([{ index: 0, delta: { tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] }, finish_reason: null }]),
         chunk([{ index: 0, delta: { tool_calls: [{ id: 't2', type: 'function', function: { name: 'g', arguments: '{}' } }] }, finish_reason: null }]), calls, '[DONE]'),
@@ -457,21 +457,21 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
       ours: (r) => expect(r.choices[0]!.toolCalls.map((t) => t.name)).toEqual(['f', 'g']),
     },
     {
-      name: 'missing type (case 11): SDK throws, we default to "function"',
+      name: 'missing type: SDK throws, we default to "function"',
       body: sse(role, tc({ index: 0, id: 'call_1', function: { name: 'f', arguments: '{}' } }), calls, '[DONE]'),
       because: /without `type`/,
       sdk: async (run) => { await expect(run()).rejects.toThrow(/type/) },
       ours: (r) => expect(r.choices[0]!.toolCalls[0]!.type).toBe('function'),
     },
     {
-      name: 'sparse tool-call index (case 14): SDK crashes, we keep the call',
+      name: 'sparse tool-call index: SDK crashes, we keep the call',
       body: sse(role, tc({ index: 1, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }), calls, '[DONE]'),
       because: /sparse tool-call/,
       sdk: async (run) => { await expect(run()).rejects.toThrow() },
       ours: (r) => expect(r.choices[0]!.toolCalls.map((t) => t.index)).toEqual([1]),
     },
     {
-      name: 'mid-stream error frame (case 34): SDK throws, we keep the partial text',
+      name: 'mid-stream error frame: SDK throws, we keep the partial text',
       body: sse(role, chunk([{ index: 0, delta: { content: 'Hel' }, finish_reason: null }]),
         JSON.stringify({ error: { code: 502, message: 'Provider disconnected' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] })),
       because: /mid-stream error/,
@@ -479,7 +479,7 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
       ours: (r) => expect([r.choices[0]!.content, r.choices[0]!.finishReason]).toEqual(['Hel', 'error']),
     },
     {
-      name: 'malformed frame (case 39): SDK aborts, we record it and merge the rest',
+      name: 'malformed frame: SDK aborts, we record it and merge the rest',
       body: sse(role, chunk([{ index: 0, delta: { content: 'A' }, finish_reason: null }]),
         '{"id":"c1","choices":[{"index":0,"delta":{"content":"B"}', chunk([{ index: 0, delta: { content: 'C' }, finish_reason: 'stop' }]), '[DONE]'),
       because: /malformed/,
@@ -487,7 +487,7 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
       ours: (r) => expect([r.choices[0]!.content, r.errors.length]).toEqual(['AC', 1]),
     },
     {
-      name: 'Mistral array content (case 26): SDK stringifies, we split reasoning and content',
+      name: 'Mistral array content: SDK stringifies, we split reasoning and content',
       body: sse(role, chunk([{ index: 0, delta: { content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'hmm' }] }] }, finish_reason: null }]),
         chunk([{ index: 0, delta: { content: 'Answer' }, finish_reason: null }]), stop, '[DONE]'),
       because: /array content/,
@@ -495,8 +495,8 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
       ours: (r) => expect([r.choices[0]!.reasoning, r.choices[0]!.content]).toEqual(['hmm', 'Answer']),
     },
     {
-      // STREAMS §1.1 / case 42 credit openai-node 7 with the EOF flush (PR #2726); v6 has no flush.
-      name: 'last event without its blank line (case 42): openai-node v6 drops it and throws, we dispatch it',
+      // openai-node 7 has the EOF flush (PR #2726); v6 has none (docs/wire-formats.md#unterminated-last-event).
+      name: 'last event without its blank line: openai-node v6 drops it and throws, we dispatch it',
       body: sse(role, chunk([{ index: 0, delta: { content: 'Hel' }, finish_reason: null }])) +
         `data: ${chunk([{ index: 0, delta: { content: 'lo' }, finish_reason: 'stop' }])}`,
       because: /./,
@@ -504,7 +504,7 @@ describe('openai-chat documented divergences from openai-node (STREAMS.md §4)',
       ours: (r) => expect([r.choices[0]!.content, r.choices[0]!.finishReason]).toEqual(['Hello', 'stop']),
     },
     {
-      name: '`event: ping` block without data (case 41): SDK throws, we ignore it',
+      name: '`event: ping` block without data: SDK throws, we ignore it',
       body: sse(role) + 'event: ping\n\n' + sse(chunk([{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }]), '[DONE]'),
       because: /without data/,
       sdk: async (run) => { await expect(run()).rejects.toThrow() },
@@ -549,7 +549,7 @@ interface GenChat {
   obfuscation: boolean
   done: boolean
   fingerprint: string | null
-  /** finish_reason on non-final chunks: null, absent, or "" (Ollama compat, STREAMS case 48). */
+  /** finish_reason on non-final chunks: null, absent, or "" (Ollama compat, docs/wire-formats.md#finish-and-usage). */
   pendingFinish: 0 | 1 | 2
   /** Usage on the last choice chunk instead of an extra `choices: []` chunk. */
   usageOnLast: boolean
@@ -761,14 +761,14 @@ const SDK_RESPONSE_EVENTS = new Set([
   'response.audio.delta', 'response.audio.done', 'response.audio.transcript.delta', 'response.audio.transcript.done', 'keepalive',
 ])
 
-/** Clean = what the brief and STREAMS §1.3 call comparable: created … completed, deltas equal to the .done values. */
+/** Clean (comparable, docs/wire-formats.md#responses-finals): created … completed, deltas equal to the .done values. */
 function classifyResponses(ours: Ours): string | null {
   if (ours.reply.transport !== 'sse') return `transport ${ours.reply.transport}`
   if (ours.entries.some((e) => e.kind === 'empty')) return 'an event block without data: openai-node JSON-parses "" and throws'
   let terminal = false
   for (const [i, f] of ours.frames.entries()) {
-    if (f.kind === 'invalid') return 'malformed frame (case 39): openai-node aborts'
-    if (f.kind === 'done') return '[DONE] in a Responses stream (case 46)'
+    if (f.kind === 'invalid') return 'malformed frame: openai-node aborts'
+    if (f.kind === 'done') return '[DONE] in a Responses stream'
     const j = f.json
     if (!isObject(j)) return 'a frame that is not a JSON object'
     if (j['error']) return 'an error payload: openai-node throws'
@@ -777,16 +777,16 @@ function classifyResponses(ours: Ours): string | null {
     if (i === 0 && type !== 'response.created') return 'the first event is not response.created: openai-node throws'
     if (terminal) return 'events after the terminal event'
     if (type === 'error') return 'an error event: openai-node throws APIError'
-    if (type === 'response.failed') return 'response.failed (STREAMS §1.3): not a clean stream'
+    if (type === 'response.failed') return 'response.failed: not a clean stream'
     if (!SDK_RESPONSE_EVENTS.has(type)) return `event ${type}: openai-node throws "Unhandled response stream event"`
     if (type === 'response.completed' || type === 'response.incomplete') {
       terminal = true
       if (!isObject(j['response']) || !Array.isArray(j['response']['output'])) return 'a terminal event without response.output'
     }
   }
-  if (!terminal) return 'no terminal event (truncated, case 37): openai-node resolves with the in-progress snapshot'
+  if (!terminal) return 'no terminal event (truncated): openai-node resolves with the in-progress snapshot'
   if (ours.diagnostics.some((d) => d.code === 'final-mismatch' && d.level === 'warning')) {
-    return 'deltas differ from the .done / response.completed values (case 36): the SDK takes the final, we keep the deltas'
+    return 'deltas differ from the .done / response.completed values: the SDK takes the final, we keep the deltas'
   }
   return null
 }
@@ -795,7 +795,7 @@ async function compareResponses(chunks: readonly Uint8Array[], ours: Ours): Prom
   const response = await sdkResponse(chunks)
   const want = sdkResponsesView(response)
   const have = oursResponsesView(ours.reply)
-  // Expected divergence (STREAMS.md §3 case 38, CLIProxyAPI#1004): an output_item.done /
+  // Expected divergence (docs/wire-formats.md#responses-finals, CLIProxyAPI#1004): an output_item.done /
   // response.completed item with `name: ""` replaces the SDK's item wholesale, so its name
   // becomes ""; we never overwrite a known name with an empty one and keep the name from
   // output_item.added.

@@ -1,4 +1,4 @@
-// Chunking invariance (DESIGN §6): however the body's bytes are cut into pushes — at random
+// Chunking invariance (docs/architecture.md#testing): however the body's bytes are cut into pushes — at random
 // points, one byte at a time, inside multi-byte UTF-8 characters, between CR and LF — the
 // Reply is deep-equal to merge() of the whole body, and the frames (every field but the
 // arrival time), entries, provenance, stream errors and diagnostics are the same.

@@ -1,5 +1,5 @@
-// Differential test against eventsource-parser 3 (the WHATWG-faithful parser DESIGN §1 takes
-// as its model). On random SSE streams our frames' (event, id, data) must equal the events it
+// Differential test against eventsource-parser 3 (the WHATWG-faithful parser the SSE reader is held to,
+// docs/architecture.md#sse). On random SSE streams our frames' (event, id, data) must equal the events it
 // dispatches, and our comment lines must equal what it reports through onComment — modulo
 // Deltascope's documented additions, each pinned by its own test below:
 //
@@ -11,15 +11,15 @@
 //      carry WHATWG's last-event-id forward). That is exactly our per-block `id` (null when the
 //      block has none), so ids are compared directly: ours === (theirs ?? null).
 //  (c) eventsource-parser checks for a BOM by comparing the first chunk's char codes with
-//      0xEF 0xBB 0xBF, so a JS string starting with U+FEFF loses its first event (STREAMS §1.1).
+//      0xEF 0xBB 0xBF, so a JS string starting with U+FEFF loses its first event (docs/wire-formats.md#framing-in-practice).
 //      It is fed what a TextDecoderStream would give it (a streaming TextDecoder, which drops
 //      the BOM), in random byte chunks.
 //  (d) a body whose last blank line is a lone CR: eventsource-parser holds a trailing CR as a
 //      possible CRLF and, with no more input, never dispatches that last event; we do (it was
 //      ended by a blank line, so not `unterminated`).
 //  (e) a block whose data is empty (`data:` alone): WHATWG and eventsource-parser dispatch an
-//      event with data ""; Deltascope records it as an `empty` entry (DESIGN §2: a frame is a
-//      block with data; STREAMS §1.1: never dispatch events with empty data).
+//      event with data ""; Deltascope records it as an `empty` entry (docs/architecture.md#sse: a frame is a
+//      block with data; docs/wire-formats.md#framing-in-practice: never dispatch events with empty data).
 //  (f) `event:` with an empty value: eventsource-parser reports event undefined (WHATWG: the
 //      default type); Deltascope keeps the field as given, "". Compared as ours || null.
 

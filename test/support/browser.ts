@@ -1,6 +1,5 @@
 // Launches Debian Chromium with the built extension, DevTools open on the startup tab, and
-// reaches the Deltascope panel's DOM through CDP (CAPTURE.md, "Testing the panel in a real
-// browser"). Reusable by any browser test.
+// reaches the Deltascope panel's DOM through CDP (docs/architecture.md#testing). Reusable by any browser test.
 //
 //   const ext = await ensureExtensionBuilt()
 //   const b = await launchWithExtension({ extensionDir: ext })

@@ -1,6 +1,6 @@
 // The harness of the differential tests (test/differential/): the official SDKs are
 // driven as oracles through a custom `fetch` that answers every request with the bytes
-// under test (STREAMS.md §4), so the real SDK SSE decoder and accumulator run and no
+// under test (docs/wire-formats.md#the-sdks-as-oracles), so the real SDK SSE decoder and accumulator run and no
 // socket is ever opened. A suite states only what is its SDK's own: how to call it, its view
 // of a reply, which streams it can judge; the fixture suite, the documented-divergence cases
 // and the generated-stream runs are written once, here.
@@ -129,7 +129,7 @@ export function firstChoice(reply: Reply) {
   }
 }
 
-/** Usage as we keep it: the provider's object minus null fields (DESIGN §3 rule 6, src/providers/shared.ts usageObject). */
+/** Usage as we keep it: the provider's object minus null fields (docs/architecture.md#usage, src/providers/shared.ts usageObject). */
 export function withoutNulls(usage: unknown): Record<string, unknown> | null {
   if (usage === null || usage === undefined || typeof usage !== 'object') return null
   const out: Record<string, unknown> = {}
@@ -146,9 +146,9 @@ export interface SseStyle {
   space: boolean
   /** Comment lines (`: keep-alive`) inserted before these event positions. */
   commentsBefore: readonly number[]
-  /** The last event is not followed by a blank line (STREAMS case 42). */
+  /** The last event is not followed by a blank line (docs/wire-formats.md#unterminated-last-event). */
   unterminated: boolean
-  /** Each JSON payload is spread over several `data:` lines, broken after `,` / `{` outside strings (STREAMS case 44). */
+  /** Each JSON payload is spread over several `data:` lines, broken after `,` / `{` outside strings (docs/wire-formats.md#multi-line-data). */
   multiline: boolean
   /** `id: n` lines on every event. */
   ids: boolean
