@@ -14,6 +14,8 @@
 //   highlights.ts           frame ↔ reply positions in the reply shown
 //   filter.ts               the request list and its filter
 //   notes.ts                what the user should know
+//   debug.ts                a request's diagnostics and timing, once its body ended
+//   comparison.ts           compare with my client, diff two captures
 //   budget.ts               the clock, and when work that grows with the stream runs again
 //
 // Scale (100,000+ frames, a 20 MB body in one chunk): nothing costs time per frame on every
@@ -25,6 +27,7 @@ import type { Frame } from '../src/library.js'
 import type { FieldRef } from './provenance.js'
 import type { PanelShell } from './shell.js'
 import { Backlogs } from './store/backlog.js'
+import { Comparisons, type ComparisonView } from './store/comparison.js'
 import { Batches } from './store/batch.js'
 import { defaultDefer, defaultNow, defaultSchedule } from './store/budget.js'
 import { applyEvent, type PanelEvent } from './store/events.js'
@@ -41,6 +44,7 @@ export type {
   SelectionView, StoreOptions,
 } from './store/types.js'
 export { applyEvent, type PanelEvent } from './store/events.js'
+export type { CompareAgainst, ComparisonView } from './store/comparison.js'
 
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 /** Merging work per batch (ms) while a large body is merged in slices (twice that when it is complete). */
@@ -54,6 +58,7 @@ export interface StoreParts {
   readonly selection: Selection
   readonly notes: Notes
   readonly live: Signal<LiveState>
+  readonly comparisons: Comparisons
 }
 
 export interface PanelStore {
@@ -77,6 +82,8 @@ export interface PanelStore {
   readonly selectedId: ReadonlySignal<string | null>
   readonly selectedFrame: ReadonlySignal<number | null>
   readonly selection: ReadonlySignal<SelectionView | null>
+  /** The comparison shown (compare with my client, diff two captures), or null. */
+  readonly comparison: ReadonlySignal<ComparisonView | null>
   select(id: string | null): void
   /** Selects a frame; `scrub` rewinds the reply to it (default: autoScrub). */
   selectFrame(seq: number | null, options?: { scrub?: boolean }): void
@@ -121,6 +128,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
   const { requests, rows } = createRequestList(recorder, batches, filter)
   const selection = new Selection(recorder, batches, hideDimmed, options.autoScrubMaxFrames ?? AUTO_SCRUB_MAX_FRAMES)
   const live = signal<LiveState>({ enabled: initialLive(shell), message: null })
+  const comparisons = new Comparisons({ get: (id) => recorder.get(id) })
 
   /** The selected request with its view, for the reads that work on the rows in view. */
   const selected = () => {
@@ -143,6 +151,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     selectedId: selection.id,
     selectedFrame: selection.frame,
     selection: selection.view,
+    comparison: comparisons.current,
     select: (id) => selection.select(id),
     selectFrame: (seq, opts) => selection.selectFrame(seq, opts),
     moveFrame: (delta) => selection.moveFrame(delta),
@@ -166,6 +175,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     },
     clear() {
       recorder.clear()
+      comparisons.clear()
       batch(() => {
         selection.clear()
         batches.actions.value++
@@ -173,7 +183,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     },
     dismissNote: (index) => notes.dismiss(index),
     recordings: { get: (id) => recorder.get(id) },
-    parts: { batches, recorder, selection, notes, live },
+    parts: { batches, recorder, selection, notes, live, comparisons },
     dispose() {
       batches.disposed = true
       recorder.forgetAll()

@@ -14,6 +14,8 @@ interface Props {
   partial: boolean
   /** Still streaming, and shown as it stands (not rewound): the texts grow on every batch. */
   growing?: boolean
+  /** Fields a compared client got wrong (`choices[0].content`, …): marked. */
+  differs?: ReadonlySet<string>
 }
 
 /**
@@ -22,9 +24,13 @@ interface Props {
  */
 export const TOOL_CALLS_SHOWN = 50
 
-export function ChoiceView({ choice, multiple, highlight, partial, growing = false }: Props) {
+const NONE: ReadonlySet<string> = new Set()
+
+export function ChoiceView({ choice, multiple, highlight, partial, growing = false, differs = NONE }: Props) {
   const [limit, setLimit] = useState(TOOL_CALLS_SHOWN)
   const field = (channel: 'content' | 'reasoning' | 'refusal') => ({ choice: choice.index, channel, toolCall: null })
+  const path = (f: string) => `choices[${choice.index}].${f}`
+  const diff = (f: string) => (differs.has(path(f)) ? { class: ' ds-differs', attr: true } : { class: '', attr: undefined })
   const marks = (channel: string) => highlight.filter((h) => h.field.choice === choice.index && h.field.channel === channel)
   return (
     <article class="ds-choice" data-testid="reply-choice" data-index={choice.index}>
@@ -34,23 +40,23 @@ export function ChoiceView({ choice, multiple, highlight, partial, growing = fal
         {multiple && <span>{choice.content.length} chars</span>}
       </div>
       {choice.reasoning !== '' && (
-        <details class="ds-field ds-reasoning" open>
+        <details class={`ds-field ds-reasoning${diff('reasoning').class}`} data-differs={diff('reasoning').attr} open>
           <summary>reasoning · {choice.reasoning.length} chars</summary>
           <TracedText testid="reply-reasoning" text={choice.reasoning} field={field('reasoning')} marks={marks('reasoning')} growing={growing} />
         </details>
       )}
-      <div class="ds-field">
+      <div class={`ds-field${diff('content').class}`} data-differs={diff('content').attr} data-field="content">
         <div class="ds-field-label">content</div>
         <TracedText testid="reply-content" text={choice.content} field={field('content')} marks={marks('content')} growing={growing} />
       </div>
       {choice.refusal !== '' && (
-        <div class="ds-field ds-refusal">
+        <div class={`ds-field ds-refusal${diff('refusal').class}`} data-differs={diff('refusal').attr}>
           <div class="ds-field-label">refusal</div>
           <TracedText testid="reply-refusal" text={choice.refusal} field={field('refusal')} marks={marks('refusal')} growing={growing} />
         </div>
       )}
       {choice.toolCalls.length > 0 && (
-        <div class="ds-field">
+        <div class={`ds-field${diff('toolCalls').class}`} data-differs={diff('toolCalls').attr}>
           <div class="ds-field-label">tool calls ({choice.toolCalls.length})</div>
           {choice.toolCalls.map((call, i) => {
             const marks = highlight.filter((h) => h.field.choice === choice.index && h.field.channel === 'arguments' && h.field.toolCall === i)
@@ -74,7 +80,7 @@ export function ChoiceView({ choice, multiple, highlight, partial, growing = fal
           )}
         </div>
       )}
-      <div class="ds-field">
+      <div class={`ds-field${diff('finishReason').class}`} data-differs={diff('finishReason').attr}>
         <span class="ds-field-label">finish reason </span>
         <span class="ds-finish" data-testid="finish-reason">{choice.finishReason ?? ''}</span>
         {choice.finishReason === null && <span class="ds-status"> none yet</span>}

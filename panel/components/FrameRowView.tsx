@@ -46,6 +46,7 @@ export function FrameRowView({ item, selected, columns, onOpen }: Props) {
   if (item.dimmed) classes.push('dimmed')
   if (item.broken) classes.push('broken')
   if (item.streamError) classes.push('stream-error')
+  if (item.problem) classes.push(`problem-${item.problem.level}`)
   const summary = item.broken
     ? `line ${item.broken.line}, position ${item.broken.position}: ${item.broken.message}`
     : item.streamError
@@ -61,10 +62,14 @@ export function FrameRowView({ item, selected, columns, onOpen }: Props) {
       data-seq={item.seq}
       data-kind={item.kind}
       data-broken={item.broken ? 'true' : undefined}
+      data-problem={item.problem?.level}
       title={`${item.time !== null ? formatClock(item.time) + ' · ' : ''}${formatBytes(item.size)} · ${summary}${item.unterminated ? ' (not ended by a blank line)' : ''}`}
       onClick={() => onOpen(item.seq)}
     >
-      <span class="num">{item.seq}</span>
+      <span class="num">
+        {item.problem && <span class={`ds-problem-mark ${item.problem.level}`} title={item.problem.message} data-testid="problem-mark" aria-label={`${item.problem.level}: ${item.problem.message}`}>●</span>}
+        {item.seq}
+      </span>
       {times && <span>{formatSince(item.sinceStart)}</span>}
       {clock && <span class="clock">{formatClock(item.time)}</span>}
       {labels && <span title={item.label}>{item.label}</span>}

@@ -1,11 +1,18 @@
-// What went wrong, where: frames that failed to parse, errors the provider sent inside the
-// stream, and the core's diagnostics. Each names its frame; a click selects it.
+// What went wrong, where: errors the provider sent inside the stream, frames that failed to
+// parse, and the diagnostics that name a client bug (with what a client that reads it wrongly
+// shows). Each names its frame; a click selects it. Long lists are windowed: a body of 100,000
+// broken frames must not lay out 100,000 rows.
 
+import { useState } from 'preact/hooks'
 import { usePanel } from '../context.js'
-import { oneLine } from '../format.js'
+import { oneLine, plural } from '../format.js'
+
+/** Rows of each list laid out at first; more on demand. */
+export const PROBLEMS_SHOWN = 50
 
 export function Problems() {
   const { store, ui } = usePanel()
+  const [limit, setLimit] = useState(PROBLEMS_SHOWN)
   const view = store.selection.value
   if (!view) return null
   const { reply, streamErrors, diagnostics } = view
@@ -15,19 +22,43 @@ export function Problems() {
     ui.detailOpen.value = true
   }
   const link = (frame: number | null) =>
-    frame === null ? <span>stream</span> : <button type="button" class="ds-link" onClick={() => go(frame)}>frame {frame}</button>
+    frame === null ? <span class="ds-where">stream</span> : <button type="button" class="ds-link" onClick={() => go(frame)}>frame {frame}</button>
+  const more = (n: number) => n > limit && (
+    <li><button type="button" class="ds-link" onClick={() => setLimit(limit * 4)}>… {(n - limit).toLocaleString('en')} more: show {Math.min(n - limit, limit * 3).toLocaleString('en')} more</button></li>
+  )
+  const problems = diagnostics.filter((d) => d.level !== 'info')
   return (
     <>
+      {diagnostics.length > 0 && (
+        <div class="ds-block">
+          <div class="ds-section-label">
+            problems {problems.length > 0 ? `· ${plural(problems.length, 'warning or error', 'warnings and errors')}` : '· none, only notes'}
+          </div>
+          <ul class="ds-list ds-problems" data-testid="diagnostics">
+            {diagnostics.slice(0, limit).map((d, i) => (
+              <li key={i} class={d.level} data-testid="diagnostic" data-code={d.code} data-frame={d.frame ?? undefined}>
+                {link(d.frame)}
+                <span>
+                  <b class="ds-code">{d.code}</b> {d.message}
+                  {d.symptom && <span class="ds-symptom" data-testid="diagnostic-symptom">{d.symptom}</span>}
+                </span>
+              </li>
+            ))}
+            {more(diagnostics.length)}
+          </ul>
+        </div>
+      )}
       {streamErrors.length > 0 && (
         <div class="ds-block">
           <div class="ds-section-label">errors sent by the provider</div>
           <ul class="ds-list" data-testid="stream-errors">
-            {streamErrors.map((s, i) => (
+            {streamErrors.slice(0, limit).map((s, i) => (
               <li key={i} class="error" data-testid="stream-error" data-frame={s.frame}>
                 {link(s.frame)}
-                <span>{s.type ? `${s.type}: ` : ''}{s.message}{s.code !== null ? ` (${s.code})` : ''}</span>
+                <span>{s.type ? `${s.type}: ` : ''}{oneLine(s.message, 300)}{s.code !== null ? ` (${s.code})` : ''}</span>
               </li>
             ))}
+            {more(streamErrors.length)}
           </ul>
         </div>
       )}
@@ -35,26 +66,14 @@ export function Problems() {
         <div class="ds-block">
           <div class="ds-section-label">frames that failed to parse</div>
           <ul class="ds-list" data-testid="frame-errors">
-            {reply.errors.map((e) => (
+            {reply.errors.slice(0, limit).map((e) => (
               <li key={e.frame} class="error" data-testid="frame-error" data-frame={e.frame}>
                 {link(e.frame)}
                 <span>line {e.line}: {e.message}</span>
-                <code title={e.raw}>{oneLine(e.raw, 60)}</code>
+                <code>{oneLine(e.raw, 60)}</code>
               </li>
             ))}
-          </ul>
-        </div>
-      )}
-      {diagnostics.length > 0 && (
-        <div class="ds-block">
-          <div class="ds-section-label">diagnostics</div>
-          <ul class="ds-list" data-testid="diagnostics">
-            {diagnostics.map((d, i) => (
-              <li key={i} class={d.level} data-testid="diagnostic" data-code={d.code}>
-                {link(d.frame)}
-                <span>{d.message}</span>
-              </li>
-            ))}
+            {more(reply.errors.length)}
           </ul>
         </div>
       )}

@@ -2,15 +2,20 @@
 
 import { usePanel } from '../context.js'
 import { ChoiceView } from './ChoiceView.js'
+import { ComparePane } from './ComparePane.js'
 import { Problems } from './Problems.js'
 import { Scrubber } from './Scrubber.js'
 import { JsonTree } from './JsonTree.js'
+import { TimingStrip } from './TimingStrip.js'
 
 export function ReplyView() {
   const { store } = usePanel()
   const view = store.selection.value
   if (!view) return null
   const { reply } = view
+  const comparison = store.comparison.value
+  // fields the compared client got wrong (when the comparison is of this request, and the reply shown is the latest)
+  const differs = new Set(comparison !== null && comparison.id === view.id && view.scrub === null ? comparison.fields.filter((f) => !f.equal).map((f) => f.field) : [])
   return (
     <div class="ds-reply" data-testid="reply">
       <Scrubber />
@@ -25,6 +30,9 @@ export function ReplyView() {
         )}
         {view.loading === null && view.index === 'pending' && view.row.state !== 'live' && <span>indexing frames…</span>}
       </div>
+      <TimingStrip />
+      <Problems />
+      <ComparePane />
       {reply.choices.length === 0 && (
         <div class="ds-pending">{view.frameCount === 0 ? 'No reply yet.' : 'No choice in the reply (yet).'}</div>
       )}
@@ -36,15 +44,15 @@ export function ReplyView() {
           highlight={view.highlight}
           partial={view.scrub !== null || view.row.state === 'live'}
           growing={view.scrub === null && view.row.state === 'live'}
+          differs={differs}
         />
       ))}
       {reply.usage !== null && (
-        <div class="ds-block" data-testid="usage">
+        <div class={`ds-block${differs.has('usage') ? ' ds-differs' : ''}`} data-testid="usage" data-differs={differs.has('usage') || undefined}>
           <div class="ds-section-label">usage</div>
           <JsonTree value={reply.usage} />
         </div>
       )}
-      <Problems />
     </div>
   )
 }

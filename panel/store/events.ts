@@ -5,15 +5,21 @@
 import { batch } from '@preact/signals'
 import type { CaptureEvent, ForcedOptions } from '../../src/exchange/types.js'
 import type { PanelStore } from '../store.js'
+import type { CompareAgainst } from './comparison.js'
 
 /**
  * Everything a store applies: the shell's capture events, and `force` (read a request's
  * kept chunks again with a provider or transport forced; {} gives the choice back to the core).
  */
-export type PanelEvent = CaptureEvent | { type: 'force'; id: string; forced: ForcedOptions }
+export type PanelEvent =
+  | CaptureEvent
+  | { type: 'force'; id: string; forced: ForcedOptions }
+  /** Compare a request's reply with the user's client's result, or with another request's reply. */
+  | { type: 'compare'; id: string; against: CompareAgainst }
+  | { type: 'compare-clear' }
 
 export function applyEvent(store: PanelStore, event: PanelEvent): void {
-  const { batches, recorder, selection, notes, live } = store.parts
+  const { batches, recorder, selection, notes, live, comparisons } = store.parts
   if (batches.disposed) return
   switch (event.type) {
     case 'request':
@@ -39,16 +45,33 @@ export function applyEvent(store: PanelStore, event: PanelEvent): void {
       store.select(event.id)
       return
     case 'removed':
+      comparisons.forget(event.id)
       if (!recorder.remove(event.id)) return
       if (selection.id.peek() === event.id) store.select(null)
       return
     case 'force':
+      comparisons.forget(event.id)
       if (!recorder.force(event.id, event.forced)) return
       // the frames were read again: shown at once, before the batch, from no frame selected
       batch(() => {
         selection.restarted(event.id)
         batches.actions.value++
       })
+      return
+    case 'compare': {
+      const made = comparisons.compare(event.id, event.against)
+      if (typeof made === 'string') { notes.add('warning', made); return }
+      // the first difference's frame is selected (the list scrolls to it), the reply left as it stands
+      const first = made.result.differences.find((d) => d.frame !== null)
+      batch(() => {
+        if (selection.id.peek() !== event.id) store.select(event.id)
+        if (first) store.selectFrame(first.frame, { scrub: false })
+        batches.actions.value++
+      })
+      return
+    }
+    case 'compare-clear':
+      comparisons.clear()
       return
   }
 }

@@ -63,6 +63,7 @@ export class FrameList {
   rows(items: Int32Array, from: number, to: number, latest: Reply): FrameItem[] {
     const m = this.model
     const facts = m.replies.facts()
+    const marks = m.debug.get().marks
     const out: FrameItem[] = []
     const start = m.request.startedAt
     for (let i = Math.max(0, from); i < Math.min(to, items.length); i++) {
@@ -94,6 +95,7 @@ export class FrameList {
         unterminated: info.unterminated,
         streamError: facts.streamErrorByFrame.get(code) ?? null,
         contributed: d.contributed,
+        problem: marks.get(code) ?? null,
       })
     }
     return out

@@ -11,6 +11,7 @@ import { urlHost, urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
 import type { BacklogOp } from './backlog.js'
 import type { Clock } from './budget.js'
+import { DebugCache } from './debug.js'
 import { FrameList } from './frame-list.js'
 import { ProvenanceSchedule } from './provenance-schedule.js'
 import { ReplyCache } from './replies.js'
@@ -57,6 +58,8 @@ export class RequestModel {
   readonly replies: ReplyCache
   readonly provenance: ProvenanceSchedule
   readonly frameList: FrameList
+  /** Diagnostics and timing, computed once the body ended. */
+  readonly debug: DebugCache
   private rowCache: { rev: number; row: RequestRow } | null = null
   private readonly warn: (err: unknown) => void
 
@@ -65,6 +68,7 @@ export class RequestModel {
     this.replies = new ReplyCache(this, env)
     this.provenance = new ProvenanceSchedule(this, env)
     this.frameList = new FrameList(this, env)
+    this.debug = new DebugCache(this)
     this.warn = (err) => env.warn(`request ${this.request.id}: ${String(err)}`)
   }
 
@@ -107,6 +111,7 @@ export class RequestModel {
     this.replies.reset()
     this.provenance.reset()
     this.frameList.reset()
+    this.debug.reset()
     this.backlog.ops = []
     this.backlog.total = 0
     this.backlog.done = 0

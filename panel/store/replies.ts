@@ -1,10 +1,10 @@
 // The replies of one request: the latest (a throttled snapshot while the stream grows), the
 // reply after a given frame (the scrubber, a selected frame), and the facts the core keeps as
-// it goes (entries, stream errors, diagnostics). A snapshot costs the core time per tool call
+// it goes (entries, stream errors; diagnostics are the debugger's: debug.ts). A snapshot costs the core time per tool call
 // and per character (arguments parsed, text joined), so a dear one is not taken on every
 // batch of a growing stream: see budget.ts.
 
-import type { Diagnostic, FrameEntry, Reply, StreamError } from '../../src/library.js'
+import type { FrameEntry, Reply, StreamError } from '../../src/library.js'
 import { timed, waitToRerun } from './budget.js'
 import type { RequestModel, StoreEnv } from './model.js'
 
@@ -25,7 +25,6 @@ export interface Facts {
   streamErrors: StreamError[]
   /** The first stream error of each frame that carries one. */
   streamErrorByFrame: Map<number, string>
-  diagnostics: Diagnostic[]
 }
 
 export class ReplyCache {
@@ -88,7 +87,7 @@ export class ReplyCache {
     const streamErrors = m.merger.streamErrors()
     const streamErrorByFrame = new Map<number, string>()
     for (const s of streamErrors) if (!streamErrorByFrame.has(s.frame)) streamErrorByFrame.set(s.frame, s.message)
-    this.factsCache = { rev: m.rev, entries: m.merger.entries(), streamErrors, streamErrorByFrame, diagnostics: m.merger.diagnostics() }
+    this.factsCache = { rev: m.rev, entries: m.merger.entries(), streamErrors, streamErrorByFrame }
     return this.factsCache
   }
 

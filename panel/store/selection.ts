@@ -135,6 +135,7 @@ export class Selection {
     const scrubbed = at !== null && at < frameCount ? at : null
     const reply = scrubbed === null ? latest : m.replies.after(scrubbed)
     const facts = m.replies.facts()
+    const debugged = m.debug.get()
     const index = m.provenance.get()
     const items = m.frameList.items(facts.entries, hide)
     const frame = this.frame.value !== null && this.frame.value < frameCount ? this.frame.value : null
@@ -154,7 +155,9 @@ export class Selection {
       frameIndex,
       highlight,
       streamErrors: facts.streamErrors.filter((s) => upTo(s.frame)),
-      diagnostics: facts.diagnostics.filter((d) => upTo(d.frame)),
+      diagnostics: debugged.diagnostics.filter((d) => upTo(d.frame)),
+      timing: debugged.timing,
+      frameTimes: debugged.times,
       providerReason: m.providerReason(),
       index: m.provenance.isFresh(index) ? 'ready' : 'pending',
       loading: this.recorder.merging(m) ? { done: m.backlog.done, total: m.backlog.total } : null,

@@ -2,6 +2,7 @@
 // and frame table. The components import them from panel/store.ts.
 
 import type { Diagnostic, Frame, FrameKind, Inspection, ProviderId, Reply, StreamError, Transport } from '../../src/library.js'
+import type { Timing } from '../../src/debug/timing.js'
 import type { ForcedOptions } from '../../src/exchange/types.js'
 import type { FieldRef } from '../provenance.js'
 import type { CapturedRequest } from '../shell.js'
@@ -74,6 +75,8 @@ export type FrameItem =
       streamError: string | null
       /** Characters this frame added to the reply. */
       contributed: number
+      /** The worst diagnostic on this frame (its level and what it says), for a mark in the list. */
+      problem: { level: Diagnostic['level']; message: string } | null
     }
   | {
       type: 'entry'
@@ -120,7 +123,12 @@ export interface SelectionView {
   frameIndex: number
   highlight: Highlight[]
   streamErrors: StreamError[]
+  /** The debugger's diagnostics once the body ended; the merger's own while it streams. */
   diagnostics: Diagnostic[]
+  /** Timing figures once the body ended (null before); `timesUnknown` when no chunk had a time. */
+  timing: Timing | null
+  /** Each frame's time since the request started (the gap chart), once the body ended and when known. */
+  frameTimes: ReadonlyArray<number | null> | null
   providerReason: ProviderReason | null
   /**
    * Provenance (frame ↔ reply text) covers every frame: 'ready'; else 'pending' (rebuilt
