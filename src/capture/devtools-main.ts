@@ -1,6 +1,7 @@
 // The devtools page: creates the Deltascope panel and runs the hub, which captures from the
 // moment DevTools opens (also before the panel is first shown).
 
+import browser from 'webextension-polyfill'
 import { startHub } from './hub.js'
 
 export const PANEL_TITLE = 'Deltascope'
@@ -10,4 +11,4 @@ export const PANEL_PAGE = '/extension/panel.html'
 export const PANEL_ICON = '/extension/icons/icon-32.png'
 
 startHub()
-void chrome.devtools.panels.create(PANEL_TITLE, PANEL_ICON, PANEL_PAGE)
+void browser.devtools.panels.create(PANEL_TITLE, PANEL_ICON, PANEL_PAGE)

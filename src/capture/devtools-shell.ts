@@ -1,7 +1,9 @@
 // The PanelShell for the DevTools panel: capture events come from the hub (the devtools page)
-// over a BroadcastChannel, live mode confirms the `debugger` permission and then asks the hub,
+// over a BroadcastChannel, live mode asks the hub (in Chrome after confirming the `debugger`
+// permission; in Firefox the background checks its host permission and says what is missing),
 // the theme follows DevTools.
 
+import browser from 'webextension-polyfill'
 import type { CaptureEvent, PanelShell } from '../../panel/shell.js'
 import { hubChannelName, sender, type HubToPanel } from './messages.js'
 
@@ -10,7 +12,7 @@ type Theme = 'light' | 'dark'
 const HELLO_RETRY_MS = 500
 
 export function createDevtoolsShell(): PanelShell {
-  const tabId = chrome.devtools.inspectedWindow.tabId
+  const tabId = browser.devtools.inspectedWindow.tabId
   const panelId = Math.random().toString(36).slice(2) + Date.now().toString(36)
   const channel = new BroadcastChannel(hubChannelName(tabId))
   const toHub = sender<'panel→hub'>(channel)
@@ -106,12 +108,13 @@ export function createDevtoolsShell(): PanelShell {
     },
   }
 
-  if (offersLive()) {
+  const live = liveApi()
+  if (live !== null) {
     shell.live = {
       enabled: () => liveOn,
       setEnabled(enabled) {
         // permissions.request needs the click's user gesture: call it before anything awaits.
-        const permitted = enabled ? requestDebuggerPermission() : Promise.resolve<string | null>(null)
+        const permitted = enabled && live === 'debugger' ? requestDebuggerPermission() : Promise.resolve<string | null>(null)
         return permitted.then((refusal) => {
           if (refusal !== null) return { ok: false, message: refusal }
           return new Promise<{ ok: boolean; message?: string }>((resolve) => {
@@ -130,20 +133,24 @@ export function createDevtoolsShell(): PanelShell {
 }
 
 /**
- * Live mode exists where the manifest grants `debugger` (the Firefox build drops it). Chromium
- * refuses `debugger` in optional_permissions, so the Chrome manifest declares it as required;
- * the toggle still goes through permissions.request, which resolves true for it at once.
+ * Which live capture the build's manifest grants, if any: `debugger` (the Chrome build) or
+ * `webRequestFilterResponse` (the Firefox build). Chromium refuses `debugger` in
+ * optional_permissions, so the Chrome manifest declares it as required; the toggle still goes
+ * through permissions.request, which resolves true for it at once. Firefox gives a DevTools
+ * panel no permissions API: its background checks the host permission when live capture starts.
  */
-function offersLive(): boolean {
-  const m = chrome.runtime.getManifest() as chrome.runtime.ManifestV3
+function liveApi(): 'debugger' | 'filterResponseData' | null {
+  const m = browser.runtime.getManifest()
   const all = [...(m.permissions ?? []), ...(m.optional_permissions ?? [])] as string[]
-  return all.includes('debugger')
+  if (all.includes('debugger')) return 'debugger'
+  if (all.includes('webRequestFilterResponse')) return 'filterResponseData'
+  return null
 }
 
 /** null when granted, else why not. */
 function requestDebuggerPermission(): Promise<string | null> {
   try {
-    return chrome.permissions.request({ permissions: ['debugger'] }).then(
+    return browser.permissions.request({ permissions: ['debugger' as never] }).then(
       (granted) => (granted ? null : 'The "debugger" permission was declined; captures continue when requests finish.'),
       (e: unknown) => `Could not ask for the "debugger" permission: ${(e as Error).message ?? String(e)}`,
     )
@@ -163,7 +170,7 @@ function toTheme(name: string | undefined): Theme {
 }
 
 function currentTheme(): Theme {
-  return themeOverride ?? toTheme(chrome.devtools.panels.themeName)
+  return themeOverride ?? toTheme(browser.devtools.panels.themeName)
 }
 
 function installThemeWatch(): void {
@@ -173,8 +180,9 @@ function installThemeWatch(): void {
     themeOverride = toTheme(name)
     for (const cb of themeCallbacks) cb(themeOverride)
   }
-  const panels = chrome.devtools.panels as typeof chrome.devtools.panels & {
-    onThemeChanged?: { addListener(cb: (name: string) => void): void }
+  // Chrome: setThemeChangeHandler; Firefox: onThemeChanged.
+  const panels = browser.devtools.panels as Partial<typeof browser.devtools.panels> & {
+    setThemeChangeHandler?: (cb: (theme: unknown) => void) => void
   }
   if (typeof panels.setThemeChangeHandler === 'function') panels.setThemeChangeHandler((theme) => changed(String(theme)))
   else panels.onThemeChanged?.addListener(changed)

@@ -2,8 +2,11 @@
 // It turns the browser's view of the network into CaptureEvents, keeps them (bounded), and
 // replays them to the panel whenever the panel connects. Two sources:
 // - baseline: devtools.network.onRequestFinished + getContent (complete bodies, no permission);
-// - live: the service worker's chrome.debugger session (bytes as they arrive), opt-in.
+// - live: the background's live capture (bytes as they arrive), opt-in: Chrome's debugger
+//   session in the service worker, Firefox's webRequest.filterResponseData in the background
+//   script. The hub speaks the same messages to both.
 
+import browser, { type Runtime } from 'webextension-polyfill'
 import { base64Decode } from '../exchange/bytes.js'
 import { headerValue } from '../exchange/shared.js'
 import { sniffsAsStream } from '../exchange/sniff.js'
@@ -31,13 +34,19 @@ const KEEP_BYTES = 64 * 1024 * 1024
 /** With live mode on, how long a finished HAR entry waits for the live messages to arrive. */
 const LIVE_SETTLE_MS = 400
 
-type HarRequest = chrome.devtools.network.Request & {
+/** The HAR entry DevTools hands to onRequestFinished (HAR 1.2 fields, plus Chrome's own). */
+interface HarRequest {
+  startedDateTime: string
+  time: number
+  request: { method: string; url: string; headers: Header[]; postData?: { text?: string } }
+  response: { status: number; headers: Header[]; content: { mimeType: string } }
+  getContent: (...args: unknown[]) => unknown
   _resourceType?: string
   _requestId?: string
 }
 
 export function startHub(): void {
-  const tabId = chrome.devtools.inspectedWindow.tabId
+  const tabId = browser.devtools.inspectedWindow.tabId
   const channel = new BroadcastChannel(hubChannelName(tabId))
   const toPanel = sender<'hub→panel'>(channel)
 
@@ -149,12 +158,12 @@ export function startHub(): void {
     emit({ type: 'finished', id, t: end, status: entry.response.status })
   }
 
-  chrome.devtools.network.onRequestFinished.addListener(onFinished as (r: chrome.devtools.network.Request) => void)
-  chrome.devtools.network.onNavigated.addListener((url: string) => emit({ type: 'navigated', url }))
+  browser.devtools.network.onRequestFinished.addListener((r) => onFinished(r as unknown as HarRequest))
+  browser.devtools.network.onNavigated.addListener((url: string) => emit({ type: 'navigated', url }))
 
-  // ---- live: the service worker's debugger session ------------------------------------------------
+  // ---- live: the background's live capture ------------------------------------------------------------
   let liveWanted = false
-  let port: chrome.runtime.Port | null = null
+  let port: Runtime.Port | null = null
 
   const answerPanel = (ok: boolean, message?: string): void => {
     const call = liveCalls.shift()
@@ -170,17 +179,17 @@ export function startHub(): void {
     }
   }
 
-  const ensurePort = (): chrome.runtime.Port => {
+  const ensurePort = (): Runtime.Port => {
     if (port) return port
-    const p = chrome.runtime.connect({ name: LIVE_PORT_NAME })
-    p.onMessage.addListener((msg: WorkerToHub) => onWorker(msg))
+    const p = browser.runtime.connect({ name: LIVE_PORT_NAME })
+    p.onMessage.addListener((msg: unknown) => onWorker(msg as WorkerToHub))
     p.onDisconnect.addListener(() => {
       if (port === p) port = null
-      while (liveCalls.length > 0) answerPanel(false, 'The extension service worker went away.')
+      while (liveCalls.length > 0) answerPanel(false, 'The extension\'s background went away.')
       if (liveWanted) {
         liveWanted = false
-        emit({ type: 'live', enabled: false, message: 'the extension service worker went away' })
-        emit({ type: 'note', level: 'warning', message: 'Live capture stopped (the extension service worker went away). Requests are still captured when they finish.' })
+        emit({ type: 'live', enabled: false, message: 'the extension\'s background went away' })
+        emit({ type: 'note', level: 'warning', message: 'Live capture stopped (the extension\'s background went away). Requests are still captured when they finish.' })
         abandonOpen('live capture stopped')
       }
     })
@@ -237,7 +246,7 @@ export function startHub(): void {
       }
       case 'live-chunk':
         if (ledger.state(msg.id) !== 'open') return
-        emit({ type: 'chunk', id: msg.id, data: base64Decode(msg.data), t: msg.t })
+        emit({ type: 'chunk', id: msg.id, data: typeof msg.data === 'string' ? base64Decode(msg.data) : new Uint8Array(msg.data), t: msg.t })
         return
       case 'live-finished':
         if (ledger.state(msg.id) !== 'open') return
@@ -269,8 +278,12 @@ function headers(list: ReadonlyArray<{ name: string; value: string }> | undefine
   return (list ?? []).map((h) => ({ name: h.name, value: h.value }))
 }
 
-/** getContent in its callback form (works on every Chrome), normalised over all result shapes. */
-function getContent(entry: chrome.devtools.network.Request): Promise<RawContent> {
+/**
+ * getContent, normalised over all result shapes: the callback form (works on every Chrome) or,
+ * where the entry takes no callback (webextension-polyfill's wrapped entry on a Chrome
+ * without a `browser` namespace throws on one), the promise form; Firefox answers both ways.
+ */
+function getContent(entry: HarRequest): Promise<RawContent> {
   return new Promise((resolve) => {
     let settled = false
     const done = (args: unknown[]): void => {
@@ -278,14 +291,15 @@ function getContent(entry: chrome.devtools.network.Request): Promise<RawContent>
       settled = true
       resolve(normaliseGetContent(args))
     }
-    try {
-      const call = entry.getContent as unknown as (cb: (...args: unknown[]) => void) => unknown
-      const result = call.call(entry, (...args: unknown[]) => done(args))
+    const settle = (result: unknown): void => {
       if (result && typeof (result as PromiseLike<unknown>).then === 'function') {
         ;(result as PromiseLike<unknown>).then((v) => done([v]), () => done([null, '']))
       }
+    }
+    try {
+      settle(entry.getContent((...args: unknown[]) => done(args)))
     } catch {
-      done([null, ''])
+      try { settle(entry.getContent()) } catch { done([null, '']) }
     }
   })
 }

@@ -1,4 +1,5 @@
-// Live capture in the service worker (Chrome only): chrome.debugger on the inspected tab.
+// Live capture in the service worker (Chrome only): chrome.debugger on the inspected tab. This
+// module is the Chrome build's alone (service-worker.ts); Firefox's is live-firefox.ts.
 //
 // Network.enable; on Network.responseReceived of a streaming response,
 // Network.streamResourceContent returns what arrived so far (bufferedData) and from then on
@@ -9,18 +10,16 @@
 //
 // Responses that do not declare a stream type but may be one (a fetch answered text/plain, as
 // chat backends often do) are streamed too, held back until their first lines decide
-// (classifyBody); if they are not a stream they are dropped and never announced.
+// (live-decide.ts); if they are not a stream they are dropped and never announced.
 
+import browser from 'webextension-polyfill'
 import type { Header } from '../exchange/types.js'
 import type { HubToWorker, LiveRequestInfo, WorkerToHub } from './messages.js'
 import { base64Decode } from '../exchange/bytes.js'
 import { headerValue } from '../exchange/shared.js'
-import { classifyBody } from '../exchange/sniff.js'
-import { isStreamingContentType, mayBeStream } from './normalise.js'
+import { HeadSniffer, liveDecision } from './live-decide.js'
 
 const PROTOCOL_VERSION = '1.3'
-/** How much undecided text is sniffed before a maybe-stream is dropped. */
-const SNIFF_LIMIT = 16 * 1024
 /** Requests remembered between requestWillBeSent and their response (some never get one). */
 const MAX_PENDING_REQUESTS = 2000
 
@@ -47,8 +46,7 @@ interface Tracked {
   sniffing: boolean
   queue: Op[]
   held: Op[]
-  decoder: TextDecoder | null
-  head: string
+  sniffer: HeadSniffer | null
 }
 
 interface Session {
@@ -103,7 +101,7 @@ export async function handleHubMessage(msg: HubToWorker, post: (m: WorkerToHub) 
       post({ type: 'live-result', ok: false, enabled: false, message: 'Live capture needs the chrome.debugger API, which this browser does not have.' })
       return
     }
-    if (!(await chrome.permissions.contains({ permissions: ['debugger'] }))) {
+    if (!(await browser.permissions.contains({ permissions: ['debugger'] }))) {
       post({ type: 'live-result', ok: false, enabled: false, message: 'The "debugger" permission was not granted.' })
       return
     }
@@ -177,10 +175,9 @@ function onEvent(s: Session, sessionId: string | undefined, method: string, p: R
       const response = p['response'] as { status?: number; headers?: Record<string, unknown>; mimeType?: string; url?: string }
       const responseHeaders = toHeaders(response.headers)
       const contentType = headerValue(responseHeaders, 'content-type') ?? (response.mimeType || null)
-      const resourceType = String(p['type'] ?? '')
-      const declared = isStreamingContentType(contentType)
-      const maybe = !declared && (resourceType === 'Fetch' || resourceType === 'XHR') && mayBeStream(contentType, resourceType)
-      if (!declared && !maybe) { s.sent.delete(k); return }
+      const decision = liveDecision(responseHeaders, String(p['type'] ?? ''))
+      if (decision === 'no') { s.sent.delete(k); return }
+      const maybe = decision === 'maybe'
       const info: LiveRequestInfo = {
         id: `live:${k}`,
         requestId,
@@ -193,12 +190,12 @@ function onEvent(s: Session, sessionId: string | undefined, method: string, p: R
         contentType,
         startedAt: sent?.startedAt ?? Date.now(),
       }
-      const t: Tracked = { id: info.id, info, phase: 'pending', sniffing: maybe, queue: [], held: [], decoder: null, head: '' }
+      const t: Tracked = { id: info.id, info, phase: 'pending', sniffing: maybe, queue: [], held: [], sniffer: null }
       s.tracked.set(k, t)
       send(target, 'Network.streamResourceContent', { requestId }).then(
         (result) => {
           const buffered = (result as { bufferedData?: string } | undefined)?.bufferedData ?? ''
-          if (maybe) { t.phase = 'sniff'; t.decoder = new TextDecoder() } else announce(s, t)
+          if (maybe) { t.phase = 'sniff'; t.sniffer = new HeadSniffer(info.url) } else announce(s, t)
           const queued = t.queue
           t.queue = []
           if (buffered) apply(s, k, t, { kind: 'chunk', data: buffered, t: Date.now() })
@@ -256,16 +253,13 @@ function apply(s: Session, k: string, t: Tracked, op: Op): void {
   if (t.phase === 'dropped') return
   if (t.phase === 'sniff') {
     t.held.push(op)
-    const final = op.kind !== 'chunk'
-    if (op.kind === 'chunk') t.head += t.decoder!.decode(base64Decode(op.data), { stream: true })
-    const verdict = classifyBody(t.head, final || t.head.length > SNIFF_LIMIT, t.info.url)
+    const verdict = op.kind === 'chunk' ? t.sniffer!.push(base64Decode(op.data)) : t.sniffer!.end()
     if (verdict === null) return
     if (verdict === 'no') { t.phase = 'dropped'; t.held = []; s.tracked.delete(k); s.sent.delete(k); return }
     announce(s, t)
     const held = t.held
     t.held = []
-    t.head = ''
-    t.decoder = null
+    t.sniffer = null
     for (const h of held) forward(s, k, t, h)
     return
   }

@@ -5,9 +5,11 @@
 //
 // The hub runs for as long as DevTools is open on the tab, so it sees every request from the
 // moment DevTools opened, also before the panel is first shown; it keeps the events and
-// replays them to the panel. Only the service worker holds the `debugger` API (live mode).
-// Bytes cross the Port as base64 (Chrome's runtime messaging is JSON); the hub turns them
-// into Uint8Array before they reach the panel.
+// replays them to the panel. Only the background holds the live capture API (Chrome's
+// `debugger` in its service worker, Firefox's webRequest.filterResponseData in its background
+// script). Bytes cross the Port as base64 from Chrome (its runtime messaging is JSON) and as
+// the ArrayBuffer itself from Firefox (structured clone); the hub turns them into Uint8Array
+// before they reach the panel.
 
 import type { CaptureEvent, CapturedRequest } from '../exchange/types.js'
 
@@ -32,20 +34,24 @@ export type HubToWorker =
   | { type: 'live-start'; tabId: number }
   | { type: 'live-stop'; tabId: number }
 
-/** A streaming response seen by the debugger, before its first byte is forwarded. */
+/** A streaming response seen by live capture, before its first byte is forwarded. */
 export type LiveRequestInfo = Omit<CapturedRequest, 'source'> & {
-  /** `live:<sessionId or "tab">:<CDP requestId>` (the `id`); this is the CDP requestId, for matching against the HAR entry. */
+  /**
+   * The browser's own request id, for matching against the HAR entry: the CDP requestId (the
+   * `id` is `live:<sessionId or "tab">:<requestId>`), or Firefox's webRequest requestId (the
+   * `id` is `live:ff:<requestId>`).
+   */
   requestId: string
 }
 
 export type WorkerToHub =
   | { type: 'live-result'; ok: boolean; enabled: boolean; message?: string }
   | { type: 'live-request'; request: LiveRequestInfo }
-  /** `data` is base64 of the bytes as they arrived. */
-  | { type: 'live-chunk'; id: string; data: string; t: number }
+  /** The bytes as they arrived: base64 (Chrome), or the ArrayBuffer itself (Firefox). */
+  | { type: 'live-chunk'; id: string; data: string | ArrayBuffer; t: number }
   | { type: 'live-finished'; id: string; t: number }
   | { type: 'live-failed'; id: string; t: number; canceled: boolean; reason: string }
-  /** The debugger went away (the user pressed Cancel on Chrome's bar, the tab closed…). */
+  /** Live capture went away (the user pressed Cancel on Chrome's debugging bar, the tab closed…). */
   | { type: 'live-detached'; reason: string }
 
 /** The one map: route → message type. */

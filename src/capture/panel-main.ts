@@ -6,3 +6,7 @@ import { createDevtoolsShell } from './devtools-shell.js'
 const root = document.getElementById('app')
 if (!root) throw new Error('panel.html has no #app')
 mountPanel(root, createDevtoolsShell())
+
+// Test builds only: report what the panel shows (test-probe.ts). '' in shipped builds, so the
+// bundler drops this branch and the probe module with it.
+if (__DELTASCOPE_PROBE__ !== '') void import('./test-probe.js').then((m) => m.startProbe(__DELTASCOPE_PROBE__))

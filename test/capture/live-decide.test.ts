@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { HeadSniffer, SNIFF_LIMIT, liveDecision } from '../../src/capture/live-decide.js'
+
+const h = (pairs: Record<string, string>): Array<{ name: string; value: string }> => Object.entries(pairs).map(([name, value]) => ({ name, value }))
+
+describe('liveDecision: which responses live capture follows, from the headers alone', () => {
+  it('follows declared streams, whatever the request type', () => {
+    expect(liveDecision(h({ 'Content-Type': 'text/event-stream; charset=utf-8' }), 'xmlhttprequest')).toBe('stream')
+    expect(liveDecision(h({ 'content-type': 'application/x-ndjson' }), 'Fetch')).toBe('stream')
+    expect(liveDecision(h({ 'content-type': 'text/event-stream' }), 'EventSource')).toBe('stream')
+    expect(liveDecision(h({ 'content-type': 'text/plain; charset=utf-8', 'x-vercel-ai-data-stream': 'v1' }), 'other')).toBe('stream')
+    expect(liveDecision(h({ 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' }), 'xmlhttprequest')).toBe('stream')
+  })
+
+  it('sniffs fetches and XHRs whose type leaves it open (Chrome and Firefox names)', () => {
+    for (const rt of ['Fetch', 'XHR', 'xmlhttprequest']) {
+      expect(liveDecision(h({ 'content-type': 'text/plain; charset=utf-8' }), rt)).toBe('maybe')
+      expect(liveDecision(h({ 'content-type': 'application/json' }), rt)).toBe('maybe')
+      expect(liveDecision([], rt)).toBe('maybe')
+    }
+  })
+
+  it('ignores what cannot be a stream: documents, scripts, images, redirects', () => {
+    expect(liveDecision(h({ 'content-type': 'text/plain' }), 'main_frame')).toBe('no')
+    expect(liveDecision(h({ 'content-type': 'text/plain' }), 'Document')).toBe('no')
+    expect(liveDecision(h({ 'content-type': 'text/html' }), 'xmlhttprequest')).toBe('no')
+    expect(liveDecision(h({ 'content-type': 'image/png' }), 'Fetch')).toBe('no')
+    expect(liveDecision(h({ 'content-type': 'text/event-stream' }), 'xmlhttprequest', 302)).toBe('no')
+  })
+})
+
+describe('HeadSniffer', () => {
+  const bytes = (s: string): Uint8Array => new TextEncoder().encode(s)
+
+  it('decides SSE from the first field, across chunks and inside a UTF-8 character', () => {
+    const s = new HeadSniffer('http://x/chat')
+    const all = bytes('da')
+    expect(s.push(all)).toBeNull()
+    expect(s.push(bytes('ta: {"a":"€"}\n\n'))).toBe('sse')
+  })
+
+  it('waits for two JSON lines before calling it NDJSON, and says no to plain text', () => {
+    const s = new HeadSniffer('http://x/api')
+    expect(s.push(bytes('{"a":1}\n'))).toBeNull()
+    expect(s.push(bytes('{"a":2}\n'))).toBe('ndjson')
+    expect(new HeadSniffer('http://x/hello').push(bytes('Hello, world\n'))).toBe('no')
+  })
+
+  it('decides on what there is at the end, or past the limit', () => {
+    const s = new HeadSniffer('http://x/api')
+    expect(s.push(bytes('{"a":1}'))).toBeNull()
+    expect(s.end()).toBe('no')
+    const long = new HeadSniffer('http://x/api')
+    expect(long.push(bytes(' '.repeat(SNIFF_LIMIT + 1)))).toBe('no')
+  })
+})
