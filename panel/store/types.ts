@@ -1,7 +1,7 @@
 // What the store gives the components: plain, read-only shapes built from the core's reply
 // and frame table. The components import them from panel/store.ts.
 
-import type { Diagnostic, Frame, FrameKind, Inspection, ProviderId, Reply, StreamError, Transport } from '../../src/library.js'
+import type { Diagnostic, Frame, FrameKind, ProviderId, ProviderReason, Reply, StreamError, Transport } from '../../src/library.js'
 import type { Timing } from '../../src/debug/timing.js'
 import type { ForcedOptions } from '../../src/exchange/types.js'
 import type { FieldRef } from '../provenance.js'
@@ -102,7 +102,7 @@ export interface Note {
   message: string
 }
 
-export type ProviderReason = Inspection['providerReason']
+export type { ProviderReason }
 
 /** What the components render for the selected request. */
 export interface SelectionView {

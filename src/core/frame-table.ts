@@ -1,6 +1,6 @@
 // Frames stored column-wise in paged typed arrays: a 100 MB stream has about a million
 // frames, and a million small objects would cost more than the body itself. A Frame object
-// is built only when someone asks for one (inspect(), the panel opening a frame).
+// is built only when someone asks for one (frames(), the panel opening a frame).
 
 import { Float64Column, Int32Column, Uint8Column } from './column.js'
 import type { FrameKind, JsonSyntaxError } from './types.js'

@@ -1,4 +1,4 @@
-// What the splitters (SSE, NDJSON, JSON array) hand to the merger.
+// What the splitters (SSE, NDJSON, JSON array) hand to the framer, and on to the merger.
 
 export interface RawFrame {
   /** Character offsets of the frame's text; end is past its last line's terminator. */
@@ -10,12 +10,25 @@ export interface RawFrame {
   retry: number | null
   data: string
   unterminated: boolean
+  /** Lines of the block the reader ignored (SSE only; null when none). */
+  problems: LineProblem[] | null
 }
 
 export interface RawEntry {
   kind: 'comment' | 'empty'
   start: number
   end: number
+  line: number
+  problems: LineProblem[] | null
+}
+
+/** A line a reader ignored, as eventsource-parser reports it (SSE: an invalid retry, an unknown field). */
+export interface LineProblem {
+  code: 'invalid-retry' | 'unknown-field'
+  message: string
+  /** Character offset of the line's first character. */
+  offset: number
+  /** 1-based line number. */
   line: number
 }
 

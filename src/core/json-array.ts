@@ -21,7 +21,7 @@ export function createJsonArraySplitter(sink: FrameSink): Splitter {
   const finish = (endOffset: number, unterminated: boolean) => {
     const data = parts.join('')
     parts = []
-    sink.frame({ start: elementStart, end: endOffset, line: elementLine, event: null, id: null, retry: null, data, unterminated })
+    sink.frame({ start: elementStart, end: endOffset, line: elementLine, event: null, id: null, retry: null, data, unterminated, problems: null })
   }
 
   const stray = (at: number) => {

@@ -8,7 +8,7 @@ export function createNdjsonSplitter(sink: FrameSink): Splitter {
   const lines = new LineSplitter({
     line(text, start, end, line) {
       if (text.trim() === '') return
-      sink.frame({ start, end, line, event: null, id: null, retry: null, data: text, unterminated: false })
+      sink.frame({ start, end, line, event: null, id: null, retry: null, data: text, unterminated: false, problems: null })
     },
   })
   return { push: (text) => lines.push(text), end: () => lines.end() }

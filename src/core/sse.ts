@@ -2,8 +2,10 @@
 // with no data are kept as `comment` / `empty` entries, and a final block that the body
 // ended without a blank line is still dispatched, flagged `unterminated`.
 
-import type { FrameSink, RawFrame, Splitter } from './framing.js'
+import type { FrameSink, LineProblem, RawFrame, Splitter } from './framing.js'
 import { LineSplitter } from './lines.js'
+
+const DIGITS = /^[0-9]+$/
 
 /** One block's fields as they are read line by line. */
 export class SseBlock {
@@ -13,9 +15,11 @@ export class SseBlock {
   retry: number | null = null
   comments = 0
   fields = 0
+  /** Lines the spec says to ignore, reported as eventsource-parser reports them. */
+  problems: LineProblem[] | null = null
 
-  /** Applies one non-blank line. */
-  read(line: string): void {
+  /** Applies one non-blank line, which starts at character `offset` on line `lineNo`. */
+  read(line: string, offset = 0, lineNo = 1): void {
     if (line.charCodeAt(0) === 0x3a) { this.comments++; return }
     this.fields++
     // the hot paths: no field-name string is sliced out
@@ -45,22 +49,50 @@ export class SseBlock {
       case 'id':
         if (!value.includes('\0')) this.id = value
         break
-      case 'retry':
-        if (/^\d+$/.test(value)) this.retry = Number(value)
+      case 'retry': {
+        // only ASCII digits (WHATWG), and a number that stays exact: 400 digits are not Infinity
+        const ms = DIGITS.test(value) ? Number(value) : NaN
+        if (Number.isSafeInteger(ms)) this.retry = ms
+        else this.problem('invalid-retry', `Invalid \`retry\` value: "${shorten(value)}"`, offset, lineNo)
         break
+      }
+      default:
+        this.problem('unknown-field', `Unknown field "${shorten(field)}"`, offset, lineNo)
     }
   }
 
-  /** WHATWG dispatches only when the data buffer is not empty (`data:` alone is no event). */
+  private problem(code: LineProblem['code'], message: string, offset: number, line: number): void {
+    (this.problems ??= []).push({ code, message, offset, line })
+  }
+
+  /**
+   * A frame is a block with data (docs/architecture.md#sse). WHATWG does dispatch
+   * `data:` alone, as an event with data "" (its data buffer is then "\n", not empty):
+   * Deltascope keeps such a block as an `empty` entry, since no client has anything to parse.
+   */
   get isFrame(): boolean {
     return this.data !== null && this.data !== ''
   }
 }
 
-/** Reads one block's text again (the panel re-reads the frame a user opens). */
+/** A field or value quoted in a message: a 5 MB line must not become a 5 MB message. */
+function shorten(text: string): string {
+  return text.length > 20 ? `${text.slice(0, 20)}…` : text
+}
+
+/**
+ * Reads one block's text again (the panel re-reads the frame a user opens) by the same line
+ * rules; its problems' offsets and lines count from the start of `raw`.
+ */
 export function readSseBlock(raw: string): SseBlock {
   const block = new SseBlock()
-  for (const line of raw.split(/\r\n|\r|\n/)) if (line !== '') block.read(line)
+  const lines = new LineSplitter({
+    line(text, start, _end, lineNo) {
+      if (text.length > 0) block.read(text, start, lineNo)
+    },
+  })
+  lines.push(raw)
+  lines.end()
   return block
 }
 
@@ -76,11 +108,11 @@ export function createSseSplitter(sink: FrameSink): Splitter {
     block = null
     if (b.isFrame) {
       const frame: RawFrame = {
-        start, end, line: firstLine, event: b.event, id: b.id, retry: b.retry, data: b.data!, unterminated,
+        start, end, line: firstLine, event: b.event, id: b.id, retry: b.retry, data: b.data!, unterminated, problems: b.problems,
       }
       sink.frame(frame)
     } else {
-      sink.entry({ kind: b.fields === 0 ? 'comment' : 'empty', start, end, line: firstLine })
+      sink.entry({ kind: b.fields === 0 ? 'comment' : 'empty', start, end, line: firstLine, problems: b.problems })
     }
   }
 
@@ -93,7 +125,7 @@ export function createSseSplitter(sink: FrameSink): Splitter {
         firstLine = lineNo
       }
       end = lineEnd
-      block.read(text)
+      block.read(text, lineStart, lineNo)
     },
   })
 

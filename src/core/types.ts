@@ -365,19 +365,3 @@ export interface MergeOptions {
    */
   retainBody?: boolean
 }
-
-export interface Inspection {
-  reply: Reply
-  transport: Transport
-  provider: ProviderId
-  /** How the provider was chosen. */
-  providerReason: ProviderReason
-  frames: Frame[]
-  entries: FrameEntry[]
-  streamErrors: StreamError[]
-  diagnostics: Diagnostic[]
-  provenance: Provenance[]
-  /** Decoded body length in characters and bytes seen. */
-  chars: number
-  bytes: number
-}

@@ -19,11 +19,10 @@ const files = [
 ]
 
 describe('streamDetails', () => {
-  it.each(files)('%s: the same stream errors and diagnostics as inspect(), without building frames', (path) => {
+  it.each(files)('%s: the same stream errors and diagnostics as the merger, without building frames', (path) => {
     const m = merged(path)
     const details = streamDetails(m)
-    const inspection = m.inspect()
-    expect(details.streamErrors).toEqual(inspection.streamErrors)
-    expect(details.diagnostics).toEqual(inspection.diagnostics)
+    expect(details.streamErrors).toEqual(m.streamErrors())
+    expect(details.diagnostics).toEqual(m.diagnostics())
   })
 })

@@ -154,7 +154,7 @@ describe('fixture round trip: toFixture → JSON → parseFixture → replay', (
       const frames = createMerger(fixtureMergeOptions(back))
       for (const c of chunks) frames.push(c.data, c.t!)
       frames.end()
-      expect(frames.inspect().frames.every((f) => f.time !== null && f.time >= 10)).toBe(true)
+      expect(frames.frames().every((f) => f.time !== null && f.time >= 10)).toBe(true)
     })
   }
 

@@ -37,7 +37,7 @@ describe('toJsonLines', () => {
     const m = createMerger()
     m.push(sampleBytes('broken.sse'))
     m.end()
-    const frames = m.inspect().frames
+    const frames = m.frames()
     const out = toJsonLines(frames)
     const lines = out.text.split('\n')
     expect(lines.pop()).toBe('')

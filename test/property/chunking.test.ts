@@ -141,7 +141,7 @@ describe('chunking invariance: generated SSE streams', () => {
     m.push(body.subarray(0, 4)) // "data"
     m.push(body.subarray(4))
     m.end()
-    expect(m.inspect().transport).toBe('unknown') // not 'sse' (with 1 frame) from the partial "data"
+    expect(m.snapshot().transport).toBe('unknown') // not 'sse' (with 1 frame) from the partial "data"
   })
 })
 

@@ -26,7 +26,8 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { Frame, Inspection } from '../../src/index.js'
+import type { Frame } from '../../src/index.js'
+import type { Inspection } from '../support/inspect.js'
 import { cut, enc, mergeChunks, randomCuts, sseStream, BOM, concat } from '../support/property.js'
 
 interface Parsed {

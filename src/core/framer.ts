@@ -1,0 +1,139 @@
+// Framing: decoded text → raw frames. Chooses the transport (forced, from the Content-Type,
+// else sniffed from the first non-blank line, the text held until then), hands the text to
+// that transport's splitter, and knows when each piece of the body arrived, so a frame can
+// be stamped with the time of the piece that completed it.
+
+import type { FrameSink, LineProblem, RawEntry, RawFrame, Splitter } from './framing.js'
+import { createJsonArraySplitter } from './json-array.js'
+import { createNdjsonSplitter } from './ndjson.js'
+import { createSseSplitter } from './sse.js'
+import { sniffTransport, transportFromContentType, type Sniffed } from './transport.js'
+import { SYMPTOMS } from './symptoms.js'
+import type { Diagnostic, MergeOptions, Transport } from './types.js'
+
+/** Line problems of one code listed before the rest are only counted (a forced SSE read of garbage has one per line). */
+const MAX_LINE_PROBLEMS_LISTED = 100
+
+export class Framer {
+  /** null while undecided. */
+  transport: Transport | null = null
+  private splitter: Splitter | null = null
+  private readonly sink: FrameSink
+  private head: string[] = []
+  private headHasText = false
+  /** The arrival time of the latest push (ms), when the caller gives times. */
+  time: number | null = null
+  /** Where each piece not yet decoded ends in the body, and when it arrived. */
+  private pieceEnds: number[] = []
+  private pieceTimes: Array<number | null> = []
+  private timelineAt = 0
+  private readonly lineProblems = { 'invalid-retry': 0, 'unknown-field': 0 }
+
+  /**
+   * `frame` and `entry` go straight into the splitters' sink (no extra call per frame);
+   * `diagnostics` is the stream's list, shared with the decoder.
+   */
+  constructor(
+    options: MergeOptions,
+    frame: (frame: RawFrame) => void,
+    entry: (entry: RawEntry) => void,
+    private readonly diagnostics: Diagnostic[],
+  ) {
+    this.sink = {
+      frame, entry,
+      problem: (code, message, offset) => diagnostics.push({ frame: null, level: 'warning', code, message, symptom: SYMPTOMS[code], offset }),
+    }
+    const preset = options.transport ? { transport: options.transport, reason: 'forced' } : transportFromContentType(options.contentType)
+    if (preset) this.choose(preset)
+  }
+
+  push(text: string): void {
+    if (this.splitter !== null) { this.splitter.push(text); return }
+    if (this.transport === 'unknown') return
+    this.head.push(text)
+    if (!this.headHasText) {
+      if (!/\S/.test(text)) return
+      this.headHasText = true
+    }
+    const sniffed = sniffTransport(this.head.join(''), false)
+    if (sniffed) this.choose(sniffed)
+  }
+
+  /** The text is complete: decide the transport if the head never told, then end the splitter. */
+  end(): void {
+    if (this.splitter === null && this.transport !== 'unknown') this.choose(sniffTransport(this.head.join(''), true)!)
+    this.splitter?.end()
+  }
+
+  private choose(sniffed: Sniffed): void {
+    this.transport = sniffed.transport
+    if (sniffed.transport === 'sse') this.splitter = createSseSplitter(this.sink)
+    else if (sniffed.transport === 'ndjson') this.splitter = createNdjsonSplitter(this.sink)
+    else if (sniffed.transport === 'json') this.splitter = createJsonArraySplitter(this.sink)
+    else {
+      const code = 'binary' in sniffed && sniffed.binary === true ? 'binary-eventstream' : 'unknown-transport'
+      this.diagnostics.push({
+        frame: null, level: 'error', code, symptom: SYMPTOMS[code],
+        message: `No frames read: ${sniffed.reason}. The body is shown as raw text.`,
+      })
+    }
+    const held = this.head.join('')
+    this.head = []
+    if (this.splitter !== null && held.length > 0) this.splitter.push(held)
+  }
+
+  /** Lines of a block the reader ignored (SSE: an invalid retry, an unknown field), for frame `seq` or none. */
+  report(problems: LineProblem[], seq: number | null): void {
+    for (const p of problems) {
+      if (this.lineProblems[p.code]++ >= MAX_LINE_PROBLEMS_LISTED) continue
+      this.diagnostics.push({ frame: seq, level: 'warning', code: p.code, symptom: SYMPTOMS[p.code], message: `${p.message} at line ${p.line}`, offset: p.offset, line: p.line })
+    }
+  }
+
+  /** Once the stream's own diagnostics are in: how many line problems went unlisted. */
+  countUnlisted(): void {
+    for (const code of ['invalid-retry', 'unknown-field'] as const) {
+      const all = this.lineProblems[code]
+      const more = all - MAX_LINE_PROBLEMS_LISTED
+      if (more <= 0) continue
+      const what = code === 'invalid-retry' ? 'invalid `retry` value' : 'unknown field'
+      this.diagnostics.push({ frame: null, level: 'warning', code, symptom: SYMPTOMS[code], message: `${more} more ${what}${more === 1 ? '' : 's'} not listed (${all} in all)` })
+    }
+  }
+
+  // ------------------------------------------------------------ arrival times
+
+  /**
+   * Ends the latest piece at `bodyLength`. Pieces that arrived at the same time are one
+   * piece to timeOf(): a push without a time (a file, a test) adds no entry at all.
+   */
+  markPiece(bodyLength: number): void {
+    const last = this.pieceTimes.length - 1
+    if (last >= 0 && this.pieceTimes[last] === this.time) this.pieceEnds[last] = bodyLength
+    else {
+      this.pieceEnds.push(bodyLength)
+      this.pieceTimes.push(this.time)
+    }
+  }
+
+  /** The pending pieces were decoded (and their frames stamped): start a new timeline. */
+  clearPieces(): void {
+    this.pieceEnds = []
+    this.pieceTimes = []
+    this.timelineAt = 0
+  }
+
+  /** When a frame ending at byte `byteEnd` was complete. */
+  arrival(byteEnd: number, unterminated: boolean): number | null {
+    // an SSE frame is complete when its blank line arrives; a line or array element at its last byte
+    return this.timeOf(this.transport === 'sse' && !unterminated ? byteEnd : byteEnd - 1)
+  }
+
+  /** The arrival time of the piece holding byte `at` (frames complete in increasing order). */
+  private timeOf(at: number): number | null {
+    const ends = this.pieceEnds
+    if (ends.length === 0) return this.time
+    while (this.timelineAt < ends.length - 1 && ends[this.timelineAt]! <= at) this.timelineAt++
+    return this.pieceTimes[this.timelineAt]!
+  }
+}
