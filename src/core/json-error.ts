@@ -33,7 +33,7 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | null {
         if (c === 0x7b) { stack.push(c); i++; expect = Expect.KeyOrClose; break }
         if (c === 0x5b) { stack.push(c); i++; expect = Expect.ValueOrClose; break }
         const end = scanScalar(text, i)
-        if (end < -1) { i = -2 - end; return fail('a valid string character or escape') }
+        if (end < -1) { i = -2 - end; return fail(scalarExpectation(c)) }
         if (end < 0) return fail(expect === Expect.ValueOrClose ? "a value or ']'" : 'a value')
         if (end > n) { i = n; return fail('the rest of the value') }
         i = end
@@ -91,7 +91,19 @@ function describe(text: string, i: number): string {
   return `character '${String.fromCodePoint(ch)}'`
 }
 
-/** End index of the scalar at i; -1 when it is not a scalar; > text.length when cut short. */
+/** What the scalar starting with `c` needed where it went wrong. */
+function scalarExpectation(c: number): string {
+  if (c === 0x22) return 'a valid string character or escape'
+  if (c === 0x74) return "'true'"
+  if (c === 0x66) return "'false'"
+  if (c === 0x6e) return "'null'"
+  return 'a digit'
+}
+
+/**
+ * End index of the scalar at i; -1 when no scalar starts there; -2 - k when the scalar
+ * cannot go on at k; > text.length when cut short.
+ */
 function scanScalar(text: string, i: number): number {
   const c = text.charCodeAt(i)
   if (c === 0x22) return scanString(text, i)
@@ -102,25 +114,51 @@ function scanScalar(text: string, i: number): number {
   return -1
 }
 
+/** The first character is the word's (the caller looked): a mismatch is where the word goes wrong. */
 function literal(text: string, i: number, word: string): number {
-  for (let k = 0; k < word.length; k++) {
+  for (let k = 1; k < word.length; k++) {
     if (i + k >= text.length) return text.length + 1
-    if (text.charCodeAt(i + k) !== word.charCodeAt(k)) return -1
+    if (text.charCodeAt(i + k) !== word.charCodeAt(k)) return -2 - (i + k)
   }
   return i + word.length
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
-const NUMBER_PREFIX = /-?(?:0|[1-9]\d*)?(?:\.\d*)?(?:[eE][+-]?\d*)?$/y
-
+/**
+ * JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?. A number cut at the
+ * end of input ("1." or "1e") is incomplete, not wrong; one that goes on wrongly ("1.x",
+ * "-a") is wrong at the character that cannot follow, not where the number started.
+ */
 function scanNumber(text: string, i: number): number {
-  NUMBER.lastIndex = i
-  if (NUMBER.test(text)) {
-    // a number cut at the end of input ("1." or "1e") is incomplete, not wrong
-    return NUMBER.lastIndex
+  const n = text.length
+  let k = i
+  if (text.charCodeAt(k) === 0x2d) k++
+  if (k >= n) return n + 1
+  if (text.charCodeAt(k) === 0x30) k++
+  else if (isDigit(text.charCodeAt(k))) k = digits(text, k)
+  else return -2 - k
+  if (k < n && text.charCodeAt(k) === 0x2e) {
+    if (++k >= n) return n + 1
+    if (!isDigit(text.charCodeAt(k))) return -2 - k
+    k = digits(text, k)
   }
-  NUMBER_PREFIX.lastIndex = i
-  return NUMBER_PREFIX.test(text) ? text.length + 1 : -1
+  if (k < n && (text.charCodeAt(k) | 0x20) === 0x65) {
+    k++
+    if (k < n && (text.charCodeAt(k) === 0x2b || text.charCodeAt(k) === 0x2d)) k++
+    if (k >= n) return n + 1
+    if (!isDigit(text.charCodeAt(k))) return -2 - k
+    k = digits(text, k)
+  }
+  return k
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39
+}
+
+/** The index after the run of digits starting at k. */
+function digits(text: string, k: number): number {
+  while (k < text.length && isDigit(text.charCodeAt(k))) k++
+  return k
 }
 
 /** End index after the closing quote; -2 - k for a bad escape or control character at k; > length when unterminated. */

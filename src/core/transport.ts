@@ -7,14 +7,17 @@ export type Sniffed =
   | { transport: Transport; reason: string }
   | { transport: 'unknown'; reason: string; binary?: boolean }
 
-const NDJSON_TYPES = /^application\/(x-)?(ndjson|jsonl|json-lines|jsonlines|x-jsonlines|json-seq)\b|^application\/stream\+json\b/
+// a media type ends at its parameters (";") or at the end: "text/event-streams" is not SSE
+const SSE_TYPE = /^text\/event-stream\s*(;|$)/
+const NDJSON_TYPES = /^application\/(x-)?(ndjson|jsonl|json-lines|jsonlines|x-jsonlines|json-seq)\s*(;|$)|^application\/stream\+json\s*(;|$)/
+const AWS_EVENTSTREAM_TYPE = /^application\/vnd\.amazon\.eventstream\s*(;|$)/
 
 export function transportFromContentType(contentType: string | undefined): Sniffed | null {
   if (!contentType) return null
   const type = contentType.toLowerCase().trim()
-  if (type.startsWith('text/event-stream')) return { transport: 'sse', reason: 'content-type' }
+  if (SSE_TYPE.test(type)) return { transport: 'sse', reason: 'content-type' }
   if (NDJSON_TYPES.test(type)) return { transport: 'ndjson', reason: 'content-type' }
-  if (type.startsWith('application/vnd.amazon.eventstream')) {
+  if (AWS_EVENTSTREAM_TYPE.test(type)) {
     return { transport: 'unknown', reason: 'AWS binary event-stream (application/vnd.amazon.eventstream) is not SSE and is not supported', binary: true }
   }
   return null
@@ -30,7 +33,7 @@ const SSE_FIELD_WITH_COLON = /^(data|event|id|retry):/
 export function sniffTransport(head: string, final: boolean): Sniffed | null {
   let i = 0
   while (i < head.length && /\s/.test(head[i]!)) i++
-  if (i >= head.length) return final ? { transport: 'unknown', reason: 'the body is empty' } : null
+  if (i >= head.length) return final ? { transport: 'unknown', reason: i === 0 ? 'the body is empty' : 'the body is only white space' } : null
   const c = head[i]!
   if (c === ':') return { transport: 'sse', reason: 'sniffed: starts with an SSE comment' }
   if (c === '[') return { transport: 'json', reason: 'sniffed: starts with "["' }
