@@ -1,0 +1,386 @@
+// diagnose(): every diagnostic named after its bug, at the right frame, from real wire text;
+// the full list of (code, level, frame) asserted exactly each time. Every repository fixture:
+// the exact list (a clean stream has no warning or error), also when cut into timed reads.
+
+import { describe, expect, it } from 'vitest'
+import { diagnose, diagnoseMerger } from '../../src/debug/diagnose.js'
+import type { CapturedChunk, Recording } from '../../src/exchange/types.js'
+import { createMerger, SYMPTOMS, type Diagnostic } from '../../src/index.js'
+import { loadFixtures } from '../support/fixtures.js'
+
+const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
+const encoder = new TextEncoder()
+
+/** A recording of these reads; `t` in ms since the request started (null: unknown). */
+function recording(reads: Array<[string | Uint8Array, number | null]>, request: { url?: string; contentType?: string | null } = {}): Recording {
+  return {
+    request: {
+      id: 'r1', method: 'POST', url: request.url ?? 'https://api.openai.com/v1/chat/completions', status: 200,
+      requestHeaders: [], responseHeaders: [], requestBody: null,
+      contentType: request.contentType === undefined ? 'text/event-stream' : request.contentType,
+      startedAt: STARTED_AT, source: 'import',
+    },
+    chunks: reads.map(([data, t]): CapturedChunk => ({ data, t: t === null ? null : STARTED_AT + t })),
+  }
+}
+
+/** The body as one read of unknown time. */
+const whole = (body: string | Uint8Array, request?: Parameters<typeof recording>[1]) => recording([[body, null]], request)
+
+const found = (ds: Diagnostic[]) => ds.map((d) => [d.code, d.level, d.frame])
+
+/** An OpenAI chat chunk. */
+function chunk(delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): string {
+  return `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`
+}
+
+const role = chunk({ role: 'assistant', content: '' })
+const hel = chunk({ content: 'Hel' })
+const lo = chunk({ content: 'lo' })
+const stop = chunk({}, 'stop')
+const done = 'data: [DONE]\n\n'
+const clean = role + hel + lo + stop + done
+
+describe('diagnose: a clean stream', () => {
+  it('has nothing to say, whole or in timed reads', () => {
+    expect(diagnose(whole(clean))).toEqual([])
+    expect(diagnose(recording([[role + hel, 300], [lo, 350], [stop + done, 400]]))).toEqual([])
+  })
+})
+
+describe('diagnose: frames', () => {
+  it('glued-frames: two frames without the blank line between them are one broken frame', () => {
+    const glued = hel.slice(0, -1) + lo
+    const ds = diagnose(whole(role + glued + stop + done))
+    // both halves lost: nothing is left of the reply
+    expect(found(ds)).toEqual([['empty-reply', 'warning', null], ['glued-frames', 'error', 1]])
+  })
+
+  it('glued-frames: exactly it when the reply still has text, with the frame, line, offsets, excerpt and symptom', () => {
+    const first = chunk({ role: 'assistant', content: 'Hi' })
+    const ds = diagnose(whole(first + hel.slice(0, -1) + lo + stop + done))
+    const at = hel.length - 'data: '.length - 2 + 1 // the second value starts after the first one and its line break
+    expect(ds).toEqual([{
+      code: 'glued-frames', level: 'error', frame: 1, line: 3, offset: first.length, byteOffset: first.length,
+      message: `frame 1 holds 2 JSON values, the second from character ${at} of its data (…${JSON.stringify(('{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}\n{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":null}]}').slice(at - 30, at + 30))}…): the blank line between two frames was lost`,
+      symptom: SYMPTOMS['glued-frames'],
+    }])
+  })
+
+  it('glued-frames: counts every value, `data:` fields glued on one line included', () => {
+    const first = chunk({ role: 'assistant', content: 'Hi' })
+    const three = hel.trimEnd() + lo.trimEnd() + ' ' + stop
+    const ds = diagnose(whole(first + three + done))
+    expect(found(ds)).toEqual([['glued-frames', 'error', 1]])
+    expect(ds[0]!.message).toMatch(/^frame 1 holds 3 JSON values, /)
+  })
+
+  it('glued-frames: NDJSON lines without the line break between them', () => {
+    const line = (o: object) => JSON.stringify(o)
+    const a = line({ model: 'm', created_at: 't', message: { role: 'assistant', content: 'Hi' }, done: false })
+    const b = line({ model: 'm', created_at: 't', message: { role: 'assistant', content: ' there' }, done: false })
+    const c = line({ model: 'm', created_at: 't', message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop' })
+    const ds = diagnose(whole(`${a}\n${b}${b}\n${c}\n`, { url: 'http://127.0.0.1:11434/api/chat', contentType: 'application/x-ndjson' }))
+    expect(found(ds)).toEqual([['glued-frames', 'error', 1]])
+    expect(ds[0]!.message).toMatch(/the line break between two lines was lost$/)
+  })
+
+  it('a broken frame that is not two values is not glued', () => {
+    const first = chunk({ role: 'assistant', content: 'Hi' })
+    expect(found(diagnose(whole(first + 'data: {"choices":[{"index":0,"delta":{"content":"B"}\n\n' + stop + done)))).toEqual([])
+  })
+
+  it('missing-data-prefix: a payload block without `data:` (the SSE reader keeps it as a field-only block), instead of unknown-field', () => {
+    const lost = hel.replace(/^data: /, '')
+    const ds = diagnose(whole(role + lost + lo + stop + done))
+    expect(ds).toEqual([{
+      code: 'missing-data-prefix', level: 'warning', frame: 1, line: 3, offset: role.length,
+      message: `line 3 carries a payload without a \`data:\` field (${JSON.stringify(lost.trimEnd().slice(0, 30))}…): SSE readers ignore it`,
+      symptom: SYMPTOMS['missing-data-prefix'],
+    }])
+  })
+
+  it('missing-data-prefix: a payload line inside a frame, and [DONE] without its field', () => {
+    const ds = diagnose(whole(role + hel.trimEnd() + '\n' + lo.replace(/^data: /, '') + stop + '[DONE]\n\n'))
+    expect(found(ds)).toEqual([
+      ['no-terminal-event', 'warning', null],
+      ['missing-data-prefix', 'warning', 1],
+      ['missing-data-prefix', 'warning', 2],
+    ])
+    expect(ds.map((d) => d.line)).toEqual([undefined, 4, 8])
+  })
+
+  it('missing-data-prefix on every frame (an NDJSON body read as SSE): 100 listed, the rest counted', () => {
+    let body = ''
+    for (let i = 0; i < 130; i++) body += chunk({ content: 'x' }).trimEnd() + '\n' + chunk({ content: 'y' }).replace(/^data: /, '')
+    const ds = diagnose(whole(body + stop + done))
+    const prefix = ds.filter((d) => d.code === 'missing-data-prefix')
+    expect(prefix).toHaveLength(101)
+    expect(prefix.slice(0, 100).map((d) => d.frame)).toEqual(Array.from({ length: 100 }, (_, i) => i))
+    expect(prefix[100]).toEqual({
+      code: 'missing-data-prefix', level: 'warning', frame: 100, symptom: SYMPTOMS['missing-data-prefix'],
+      message: '30 more missing-data-prefix not listed (130 in all), the first of them at frame 100',
+    })
+    // the unknown-field lines it explains are gone; the reader's count of the unlisted ones stays
+    expect(ds.filter((d) => d.code === 'unknown-field').map((d) => d.line)).toEqual([undefined])
+  })
+
+  it('data-after-done: a usage chunk after [DONE] (the accumulator) and a broken frame after it (only the frames say)', () => {
+    const usage = `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [], usage: { total_tokens: 9 } })}\n\n`
+    const a = diagnose(whole(clean + usage))
+    expect(found(a)).toEqual([['data-after-done', 'warning', 5]])
+    expect(a[0]!.message).toBe('frame 5 carries usage after the terminal marker of frame 4')
+    const b = diagnose(whole(clean + 'data: {"choices":[\n\n'))
+    expect(found(b)).toEqual([['data-after-done', 'warning', 5]])
+    expect(b[0]!.message).toBe('frame 5 (broken) comes after the [DONE] of frame 4')
+  })
+
+  it("data-after-done: text after the provider's own terminal event (Anthropic message_stop)", () => {
+    const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
+    const body = ev('message_start', { message: { role: 'assistant', content: [] } })
+      + ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } })
+      + ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Hi' } })
+      + ev('message_delta', { delta: { stop_reason: 'end_turn' } })
+      + ev('message_stop', {})
+      + ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ' again' } })
+    expect(found(diagnose(whole(body, { url: 'https://api.anthropic.com/v1/messages' })))).toEqual([
+      ['data-after-done', 'warning', 5],
+      ['content-after-finish', 'warning', 5],
+    ])
+  })
+
+  it('content-after-finish: text for a choice after its finish reason, once', () => {
+    const ds = diagnose(whole(role + hel + stop + lo + chunk({ content: '!' }) + done))
+    expect(ds).toEqual([{
+      code: 'content-after-finish', level: 'warning', frame: 3, message: 'choice 0 gets more after its finish reason "stop"', symptom: SYMPTOMS['content-after-finish'],
+    }])
+  })
+
+  it('duplicate-finish: a second finish chunk (OpenRouter, Groq)', () => {
+    expect(found(diagnose(whole(role + hel + lo + stop + stop + done)))).toEqual([['duplicate-finish', 'info', 4]])
+  })
+
+  it('inline-think-tags: <think>…</think> inside the content, at the frame where it starts', () => {
+    const body = role + chunk({ content: 'Sure. ' }) + chunk({ content: '<th' }) + chunk({ content: 'ink>\nThe user greets' }) + chunk({ content: '.</think>\n\nHi!' }) + stop + done
+    const ds = diagnose(whole(body))
+    expect(ds).toEqual([{
+      code: 'inline-think-tags', level: 'warning', frame: 2, symptom: SYMPTOMS['inline-think-tags'],
+      message: 'choice 0: the content holds `<think>`…`</think>` from character 6 to 38: reasoning the server did not move to a reasoning field',
+    }])
+  })
+
+  it('inline-think-tags: only `</think>` (the opening tag was in the prompt): where the content starts', () => {
+    const ds = diagnose(whole(role + chunk({ content: 'The user greets.' }) + chunk({ content: '</think>\n\nHi!' }) + stop + done))
+    expect(found(ds)).toEqual([['inline-think-tags', 'warning', 1]])
+  })
+
+  it('reused-tool-index: a second call at index 0 (Ollama\'s OpenAI endpoint)', () => {
+    const call = (id: string, path: string) => chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path }) } }] })
+    const ds = diagnose(whole(role + call('call_a', 'a') + call('call_b', 'b') + chunk({}, 'tool_calls') + done))
+    expect(found(ds)).toEqual([['reused-tool-index', 'warning', 2]])
+  })
+
+  it('missing-tool-index: calls without an index, one diagnostic per call at its first frame', () => {
+    const call = (d: object) => chunk({ tool_calls: [d] })
+    const ds = diagnose(whole(role
+      + call({ id: 't1', type: 'function', function: { name: 'f', arguments: '{"a":' } })
+      + call({ function: { arguments: '1}' } })
+      + call({ id: 't2', type: 'function', function: { name: 'g', arguments: '{}' } })
+      + chunk({}, 'tool_calls') + done))
+    expect(found(ds)).toEqual([['missing-tool-index', 'warning', 1], ['missing-tool-index', 'warning', 3]])
+  })
+
+  it('truncated-by-limit: finish reason length', () => {
+    const ds = diagnose(whole(role + hel + chunk({}, 'length') + done))
+    expect(ds).toEqual([{
+      code: 'truncated-by-limit', level: 'warning', frame: 2, message: 'choice 0 stopped at the token limit (finish reason "length")', symptom: SYMPTOMS['truncated-by-limit'],
+    }])
+  })
+
+  it('provider-error: an error payload inside the stream (OpenRouter)', () => {
+    const error = `data: ${JSON.stringify({ error: { code: 502, message: 'Provider disconnected' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] })}\n\n`
+    const ds = diagnose(whole(role + hel + error + done))
+    expect(ds).toEqual([{
+      code: 'provider-error', level: 'error', frame: 2, message: 'the provider sent an error (code 502): "Provider disconnected"', symptom: SYMPTOMS['provider-error'],
+    }])
+  })
+
+  it('empty-reply: no content, reasoning, refusal or tool call', () => {
+    const ds = diagnose(whole(role + stop + done))
+    expect(ds).toEqual([{
+      code: 'empty-reply', level: 'warning', frame: null, message: 'no content, reasoning, refusal or tool call in 3 frames (finish reason "stop")', symptom: SYMPTOMS['empty-reply'],
+    }])
+    // a live stream is not empty yet
+    const m = createMerger({ url: 'https://api.openai.com/v1/chat/completions' })
+    m.push(role)
+    expect(diagnoseMerger(m, null, { live: true })).toEqual([])
+  })
+})
+
+describe('diagnose: the body and its reads', () => {
+  it('mixed-line-endings: CRLF frames, then one with LF, at the frame where the second kind starts', () => {
+    const crlf = (s: string) => s.replace(/\n/g, '\r\n')
+    const ds = diagnose(recording([[crlf(role + hel), null], [lo, null], [crlf(stop + done), null]]))
+    expect(found(ds.filter((d) => d.code === 'mixed-line-endings'))).toEqual([['mixed-line-endings', 'info', 2]])
+    const byte = crlf(role + hel).length + lo.length - 2
+    expect(ds.find((d) => d.code === 'mixed-line-endings')).toEqual({
+      code: 'mixed-line-endings', level: 'info', frame: 2, byteOffset: byte,
+      message: `line endings of 2 kinds: 8 CRLF, 2 LF; the first LF at byte ${byte}`, symptom: SYMPTOMS['mixed-line-endings'],
+    })
+    // a CR at the end of one read and its LF at the start of the next are one CRLF
+    const body = crlf(clean)
+    const cut = body.indexOf('\n')
+    expect(diagnose(recording([[body.slice(0, cut), null], [body.slice(cut), null]])).filter((d) => d.code === 'mixed-line-endings')).toEqual([])
+    expect(found(diagnose(whole(body)))).toEqual([])
+  })
+
+  it('mixed-line-endings: a lone CR among LFs', () => {
+    const ds = diagnose(whole(role + hel + lo.replace('\n\n', '\r\r') + stop + done))
+    expect(found(ds)).toEqual([['mixed-line-endings', 'info', 2]])
+  })
+
+  it('bom: EF BB BF at the start, as bytes or as text', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode(clean)])
+    expect(diagnose(whole(bytes))).toEqual([{
+      code: 'bom', level: 'info', frame: null, byteOffset: 0, offset: 0, symptom: SYMPTOMS.bom,
+      message: 'the body starts with a UTF-8 byte order mark (EF BB BF); readers drop it, but only when they look for it',
+    }])
+    expect(found(diagnose(recording([[bytes.slice(0, 1), null], [bytes.slice(1), null]])).filter((d) => d.code === 'bom'))).toEqual([['bom', 'info', null]])
+    expect(found(diagnose(whole('\ufeff' + clean)))).toEqual([['bom', 'info', null]])
+  })
+
+  it('frame-split-across-reads: each frame that straddles a read boundary', () => {
+    const body = role + hel + lo + stop + done
+    const cut1 = role.length + 10 // inside frame 1
+    const cut2 = role.length + hel.length // between frames 1 and 2
+    const cut3 = body.length - 3 // inside [DONE]
+    const ds = diagnose(recording([[body.slice(0, cut1), 100], [body.slice(cut1, cut2), 110], [body.slice(cut2, cut3), 120], [body.slice(cut3), 130]]))
+    expect(found(ds)).toEqual([['frame-split-across-reads', 'info', 1], ['frame-split-across-reads', 'info', 4]])
+    expect(ds[0]).toEqual({
+      code: 'frame-split-across-reads', level: 'info', frame: 1, byteOffset: cut1, symptom: SYMPTOMS['frame-split-across-reads'],
+      message: `frame 1 (bytes ${role.length}–${role.length + hel.length - 1}) arrived in 2 reads (1 to 2 of 4)`,
+    })
+  })
+
+  it('utf8-split-across-reads: the frame holding a character cut between two reads', () => {
+    const body = encoder.encode(role + chunk({ content: 'Café' }) + stop + done)
+    const at = encoder.encode(role + chunk({ content: 'Caf' })).length - 'data: '.length // a point inside é… found below
+    const e = body.indexOf(0xc3, at - 40)
+    const ds = diagnose(recording([[body.slice(0, e + 1), 100], [body.slice(e + 1), 120]]))
+    expect(found(ds)).toEqual([['frame-split-across-reads', 'info', 1], ['utf8-split-across-reads', 'info', 1]])
+    expect(ds[1]).toEqual({
+      code: 'utf8-split-across-reads', level: 'info', frame: 1, byteOffset: e + 1, symptom: SYMPTOMS['utf8-split-across-reads'],
+      message: `a character in frame 1 split across reads, the first between reads 1 and 2 at byte ${e + 1}`,
+    })
+  })
+
+  it('utf8-split-across-reads: a surrogate pair split between two text reads', () => {
+    const text = role + chunk({ content: 'ok 😀' }) + stop + done
+    const cut = text.indexOf('😀') + 1
+    const ds = diagnose(recording([[text.slice(0, cut), 100], [text.slice(cut), 120]]))
+    expect(found(ds)).toEqual([['frame-split-across-reads', 'info', 1], ['utf8-split-across-reads', 'info', 1]])
+  })
+
+  it('every frame split: the first 100 listed, the rest in one summary', () => {
+    let body = role
+    for (let i = 0; i < 150; i++) body += chunk({ content: 'x' })
+    body += stop + done
+    const reads = Array.from({ length: Math.ceil(body.length / 7) }, (_, i): [string, number] => [body.slice(i * 7, i * 7 + 7), 10 + i])
+    const ds = diagnose(recording(reads))
+    expect(ds.filter((d) => d.code === 'frame-split-across-reads')).toHaveLength(101)
+    expect(ds.at(-1)).toEqual({
+      code: 'frame-split-across-reads', level: 'info', frame: 100, symptom: SYMPTOMS['frame-split-across-reads'],
+      message: '53 more frame-split-across-reads not listed (153 in all), the first of them at frame 100',
+    })
+  })
+})
+
+describe('diagnose: times', () => {
+  const timed = (gap: number) => recording([[role, 200], [hel, 240], [lo, 240 + gap], [stop + done, 300 + gap]])
+
+  it('stall: a gap of 1000 ms or more before a frame, at the frame after it', () => {
+    const ds = diagnose(timed(1500))
+    expect(ds).toEqual([{
+      code: 'stall', level: 'info', frame: 2, message: '1.5 s without a frame between frame 1 and frame 2', symptom: SYMPTOMS.stall,
+    }])
+    expect(diagnose(timed(999))).toEqual([])
+    expect(diagnose(timed(1000)).map((d) => d.code)).toEqual(['stall'])
+    // configurable
+    expect(found(diagnose(timed(1500), { stallMs: 2000 }))).toEqual([])
+    expect(found(diagnose(timed(400), { stallMs: 400 }))).toEqual([['stall', 'info', 2]])
+  })
+
+  it('burst: 20 frames or more within 50 ms after a first byte later than 500 ms', () => {
+    const frames = (n: number) => role + Array.from({ length: n - 3 }, () => chunk({ content: 'x' })).join('') + stop + done
+    const body = frames(20)
+    const cut = role.length + chunk({ content: 'x' }).length // two frames in the first read
+    const ds = diagnose(recording([[body.slice(0, cut), 800], [body.slice(cut), 850]]))
+    expect(ds).toEqual([{
+      code: 'burst', level: 'warning', frame: null, symptom: SYMPTOMS.burst,
+      message: 'all 20 frames arrived within 50 ms, 800 ms after the request started: the stream was buffered (a proxy, compression or the server)',
+    }])
+    // not when the first byte came early, the frames were spread, or there are fewer
+    expect(diagnose(recording([[body, 500]]))).toEqual([])
+    expect(diagnose(recording([[body.slice(0, cut), 800], [body.slice(cut), 851]]))).toEqual([])
+    expect(diagnose(recording([[frames(19), 900]]))).toEqual([])
+    // no times, no burst
+    expect(diagnose(whole(body))).toEqual([])
+  })
+})
+
+describe('diagnose: the repository fixtures', () => {
+  /** What each fixture that is not clean shows; every other one shows nothing. */
+  const EXPECTED: Record<string, Array<[string, string, number | null]>> = {
+    'ai-sdk/abort-after-partial-text.sse': [['note', 'warning', 7]],
+    'ai-sdk/error-before-any-content.sse': [['empty-reply', 'warning', null], ['provider-error', 'error', 1]],
+    'ai-sdk/error-part-mid-stream.sse': [['provider-error', 'error', 5]],
+    'anthropic/malformed-frame-redacted-thinking.sse': [['note', 'info', 1]],
+    'anthropic/overloaded-error-mid-stream.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 4]],
+    'anthropic/pings-server-tool-web-search.sse': [['note', 'info', 11]],
+    'anthropic/truncated-tool-input-max-tokens.sse': [['truncated-by-limit', 'warning', 5]],
+    'gemini/error-chunk.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 2]],
+    // candidate 1 stopped at MAX_TOKENS
+    'gemini/multiple-candidates.sse': [['truncated-by-limit', 'warning', 2]],
+    'gemini/partial-args-cut-off.sse': [['no-terminal-event', 'warning', null], ['note', 'warning', 2]],
+    'gemini/prompt-blocked.sse': [['empty-reply', 'warning', null], ['note', 'warning', 0]],
+    'ollama/chat-error-line-mid-stream.ndjson': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 3]],
+    'ollama/generate-thinking-length.ndjson': [['truncated-by-limit', 'warning', 4]],
+    'openai-chat/duplicate-finish-and-usage.sse': [['duplicate-finish', 'info', 3]],
+    // choice 0 stopped at length
+    'openai-chat/n2-interleaved-choices.sse': [['truncated-by-limit', 'warning', 6]],
+    'openai-chat/ollama-compat-index-zero-reused.sse': [['reused-tool-index', 'warning', 1]],
+    'openai-chat/openrouter-mid-stream-error.sse': [['provider-error', 'error', 2]],
+    'openai-chat/ping-block-and-unterminated-last-frame.sse': [['no-terminal-event', 'warning', null], ['unterminated-frame', 'warning', 2]],
+    'openai-chat/tool-args-truncated-finish-length.sse': [['truncated-by-limit', 'warning', 3]],
+    'openai-chat/tool-calls-missing-index.sse': [['missing-tool-index', 'warning', 0], ['missing-tool-index', 'warning', 2]],
+    'openai-chat/tool-calls-no-index-no-id.sse': [['missing-tool-index', 'warning', 0], ['missing-tool-index', 'warning', 2]],
+    'openai-responses/completed-differs-from-deltas.sse': [['final-mismatch', 'warning', 9]],
+    'openai-responses/error-event-mid-stream.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 6]],
+    'openai-responses/failed-keeps-partial-text.sse': [['provider-error', 'error', 6]],
+    'openai-responses/incomplete-max-output-tokens.sse': [['truncated-by-limit', 'warning', 12]],
+    'openai-responses/truncated-no-terminal-event.sse': [['no-terminal-event', 'warning', null]],
+  }
+  const fixtures = loadFixtures()
+  const asRecording = (f: (typeof fixtures)[number], reads: Array<[Uint8Array, number | null]>): Recording => {
+    const r = recording(reads, { url: f.options.url ?? '', contentType: f.options.contentType ?? null })
+    if (f.options.provider || f.options.transport) r.forced = { ...(f.options.provider ? { provider: f.options.provider } : {}), ...(f.options.transport ? { transport: f.options.transport } : {}) }
+    return r
+  }
+
+  it('every fixture named in the table exists', () => {
+    const names = new Set(fixtures.map((f) => f.name))
+    expect(Object.keys(EXPECTED).filter((n) => !names.has(n))).toEqual([])
+  })
+
+  for (const f of fixtures) {
+    it(`${f.name}: ${EXPECTED[f.name] ? 'exactly what is wrong with it' : 'clean: nothing'}`, () => {
+      expect(found(diagnose(asRecording(f, [[f.wire, null]])))).toEqual(EXPECTED[f.name] ?? [])
+    })
+    it(`${f.name}: cut into timed reads of 7 bytes, the same warnings and errors`, () => {
+      const reads: Array<[Uint8Array, number]> = []
+      for (let at = 0; at < f.wire.length; at += 7) reads.push([f.wire.slice(at, at + 7), 100 + at])
+      const ds = diagnose(asRecording(f, reads))
+      expect(found(ds.filter((d) => d.level !== 'info'))).toEqual((EXPECTED[f.name] ?? []).filter(([, level]) => level !== 'info'))
+    })
+  }
+})
