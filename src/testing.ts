@@ -73,7 +73,9 @@ function streamOf(fixture: Fixture, options: ReplayOptions): ReadableStream<Uint
   let next = 0
   let timer: ReturnType<typeof setTimeout> | undefined
   let wake: (() => void) | undefined
+  let cancelled = false
   const abort = () => {
+    cancelled = true
     clearTimeout(timer)
     wake?.()
   }
@@ -90,9 +92,12 @@ function streamOf(fixture: Fixture, options: ReplayOptions): ReadableStream<Uint
       }
       next++
       if (speed > 0 && chunk.t !== null) {
-        const wait = started + chunk.t / speed - now()
-        if (wait > 0) await new Promise<void>((resolve) => { wake = resolve; timer = setTimeout(resolve, wait) })
-        if (signal?.aborted) return
+        const due = started + chunk.t / speed
+        // timers may fire a millisecond early by the monotonic clock: wait again until due
+        for (let wait = due - now(); wait > 0 && !cancelled; wait = due - now()) {
+          await new Promise<void>((resolve) => { wake = resolve; timer = setTimeout(resolve, Math.ceil(wait)) })
+        }
+        if (cancelled) return
       }
       // a copy: a consumer that transfers or changes its chunk must not change the next replay
       controller.enqueue(chunk.bytes.slice())

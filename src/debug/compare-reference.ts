@@ -16,12 +16,18 @@ export interface Reference {
   provenance: Provenance[]
   /** Byte ranges [start, end) of the network reads, in order; null when the reads are unknown. */
   reads: Array<{ start: number; end: number }> | null
-  /**
-   * Set by the comparison: the client has text that came in a frame split across reads, so it
-   * does not parse each read on its own (a split frame explains nothing it lacks).
-   */
-  clientReadsWhole: boolean
+  /** Set by the comparison from the fields the client got right: what it evidently read. */
+  client: ClientEvidence
 }
+
+export interface ClientEvidence {
+  /** It has text that came in a frame split across reads: it does not parse each read on its own. */
+  readsWhole: boolean
+  /** The last frame it evidently read (text it has, or the finish reason that frame set); -1 when none. */
+  lastFrameRead(): number
+}
+
+const NO_EVIDENCE: ClientEvidence = { readsWhole: false, lastFrameRead: () => -1 }
 
 /** A run of one field's expected text and the frame that wrote it. */
 export interface TextRun {
@@ -63,7 +69,7 @@ export function readReference(input: unknown, options: LibraryMergeOptions = {})
   }
   if (isObject(input)) {
     if (input['format'] === FIXTURE_FORMAT) return fromFixture(parseFixture(input))
-    if (isReply(input)) return { reply: input as unknown as Reply, merger: null, provenance: [], reads: null, clientReadsWhole: false }
+    if (isReply(input)) return { reply: input as unknown as Reply, merger: null, provenance: [], reads: null, client: NO_EVIDENCE }
   }
   throw new TypeError('compareReply: the reference must be a Deltascope fixture (object or JSON text), a Reply, or a body (string or Uint8Array)')
 }
@@ -84,7 +90,7 @@ function fromBody(body: string | Uint8Array, options: LibraryMergeOptions): Refe
   const merger = createMerger(options)
   merger.push(body)
   const reply = merger.end()
-  return { reply, merger, provenance: merger.provenance(), reads: null, clientReadsWhole: false }
+  return { reply, merger, provenance: merger.provenance(), reads: null, client: NO_EVIDENCE }
 }
 
 function fromFixture(fixture: Fixture): Reference {
@@ -101,7 +107,7 @@ function fromFixture(fixture: Fixture): Reference {
   }
   const reply = merger.end()
   // without recorded chunks the body is one piece: no read boundaries are known
-  return { reply, merger, provenance: merger.provenance(), reads: fixture.chunks.length > 0 ? reads : null, clientReadsWhole: false }
+  return { reply, merger, provenance: merger.provenance(), reads: fixture.chunks.length > 0 ? reads : null, client: NO_EVIDENCE }
 }
 
 /** The runs of one field's expected text, in order, a frame's adjacent runs joined; null without provenance. */
@@ -138,7 +144,7 @@ export function readsSpanned(ref: Reference, start: number, end: number): { firs
 
 /** The reads a frame's bytes span, when it spans more than one and the client may parse reads on their own. */
 export function frameSplitAcrossReads(ref: Reference, frame: number): { first: number; last: number } | null {
-  if (ref.merger === null || ref.reads === null || ref.clientReadsWhole) return null
+  if (ref.merger === null || ref.reads === null || ref.client.readsWhole) return null
   return spannedReads(ref, frame)
 }
 
@@ -199,7 +205,7 @@ export function callKey(choice: number, calls: ReadonlyArray<{ index: number }>,
 }
 
 /** Replaying more frames than this to find who set a value is not worth it: the frame is left unknown. */
-const HISTORY_FRAME_LIMIT = 5000
+const HISTORY_FRAME_LIMIT = 2000
 
 export function replyHistory(ref: Reference): History | null {
   const merger = ref.merger

@@ -1,7 +1,8 @@
 // One text field that differs (content, reasoning, refusal, a tool call's arguments): the first
 // differing character, the frame that wrote the expected text there, and the cause, tried in
 // the documented order. Every cause but utf8-split and the channel mixes needs the runs of
-// text each frame wrote (provenance); without them the difference is `other`.
+// text each frame wrote (provenance); without them the difference is `other` (for arguments,
+// tool-arguments-differ).
 
 import type { ReplyChoice } from '../library.js'
 import type { ClientChoice } from './client-shapes.js'
@@ -264,13 +265,17 @@ function truncated(ref: Reference, field: TextField): Finding | null {
   const k = runs.findIndex((r) => r.start === got.length)
   if (k < 0) return null
   const missing = runs[k]!.frame
+  // a client that read a later frame did not stop here: it lost frames (dropped-frames)
+  if (ref.client.lastFrameRead() > missing) return null
   const stop = stopBetween(ref, k > 0 ? runs[k - 1]!.frame : -1, missing)
+  const lost = distinctFrames(runs.slice(k))
+  // no broken frame or error to stop at, and the reads explain the loss: dropped-frames says it
+  if (stop === null && splitExplains(ref, lost, distinctFrames(runs.slice(0, k)))) return null
   let why = ''
   if (stop?.kind === 'broken') why = `: frame ${stop.frame} before it failed to parse and the client stopped there`
   else if (stop?.kind === 'error') why = `: the provider sent an error in frame ${stop.frame} (${quote(stop.message)}) and the client stopped there`
   else if (ref.merger?.frameInfo(missing).unterminated) why = `: frame ${missing} was not ended by a blank line (the body ended first) and the client never dispatched it`
   else if (!ref.reply.done) why = ', and the stream has no terminal event'
-  const lost = distinctFrames(runs.slice(k))
   const what = lost.length === 1 ? `the text of frame ${missing}` : `the text of ${frames(lost)}`
   const message = got === ''
     ? `The client's ${field.label} is empty: it lacks ${what}${why}.`
@@ -278,30 +283,45 @@ function truncated(ref: Reference, field: TextField): Finding | null {
   return { cause: 'truncated', frame: missing, message }
 }
 
+/** Frames dropped on the way to a position, newest first (shared tails: no copying per step). */
+interface Lost {
+  frame: number
+  count: number
+  before: Lost | null
+}
+
 function dropped(ref: Reference, field: TextField): Finding | null {
   const { runs, got } = field
   if (runs === null || runs.length === 0) return null
   // state: position in got → the fewest frames dropped to get there
-  let states = new Map<number, number[]>([[0, []]])
+  let states = new Map<number, Lost | null>([[0, null]])
   for (const run of runs) {
-    const next = new Map<number, number[]>()
-    const put = (at: number, lost: number[]) => {
+    const next = new Map<number, Lost | null>()
+    const put = (at: number, lost: Lost | null) => {
       const have = next.get(at)
-      if ((have === undefined && next.size < MAX_STATES) || (have !== undefined && lost.length < have.length)) next.set(at, lost)
+      const better = have === undefined ? next.size < MAX_STATES : (lost?.count ?? 0) < (have?.count ?? 0)
+      if (better) next.set(at, lost)
     }
     for (const [at, lost] of states) {
       if (got.startsWith(run.text, at)) put(at + run.text.length, lost)
-      put(at, lost[lost.length - 1] === run.frame ? lost : [...lost, run.frame])
+      put(at, lost?.frame === run.frame ? lost : { frame: run.frame, count: (lost?.count ?? 0) + 1, before: lost })
     }
     states = next
   }
-  const lost = states.get(got.length)
-  if (!lost || lost.length === 0) return null
+  const end = states.get(got.length)
+  if (!end) return null
+  const lost: number[] = []
+  for (let l: Lost | null = end; l !== null; l = l.before) lost.unshift(l.frame)
   const first = lost[0]!
   const firstText = runs.find((r) => r.frame === first)!.text
   let message = `The client dropped ${frames(lost)}: ${lost.length === 1 ? 'its' : 'their'} text (${quote(firstText)}${lost.length > 1 ? ', …' : ''}) is missing from the ${field.label}`
   const kept = distinctFrames(runs).filter((f) => !lost.includes(f))
-  if (splitExplains(ref, lost, kept)) message += `; frame ${first} arrived split across ${reads(frameSplitAcrossReads(ref, first)!)}: a client that parses each read on its own drops it`
+  if (splitExplains(ref, lost, kept)) {
+    // three spans say it; more would only lengthen the sentence
+    const spans = lost.slice(0, 3).map((f, i) => `frame ${f}${i === 0 ? ' arrived split' : ''} across ${reads(frameSplitAcrossReads(ref, f)!)}`)
+    if (lost.length > 3) spans.push(`${lost.length - 3} more likewise`)
+    message += `; ${spans.join(', ')}: a client that parses each read on its own drops ${lost.length === 1 ? 'it' : 'them'}`
+  }
   return { cause: 'dropped-frames', frame: first, message: message + '.' }
 }
 

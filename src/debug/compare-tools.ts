@@ -90,7 +90,7 @@ function summary(calls: ReadonlyArray<ReplyToolCall | ClientToolCall>): Array<{ 
 
 function listDifference(ctx: CallsContext, expected: readonly ReplyToolCall[], got: readonly ClientToolCall[]): Difference {
   const base = { field: ctx.path, expected: summary(expected), got: summary(got), offset: null }
-  const found = got.length < expected.length ? merged(ctx, expected, got) : split(ctx, expected, got)
+  const found = got.length === 0 ? lostInSplitFrames(ctx, expected) : got.length < expected.length ? merged(ctx, expected, got) : split(ctx, expected, got)
   if (found) return { ...base, ...found }
   return {
     ...base, frame: null, cause: 'other',
@@ -122,6 +122,22 @@ function firstFrame(ctx: CallsContext, call: number): number | null {
 }
 
 type ListFinding = Pick<Difference, 'frame' | 'cause' | 'message'>
+
+/** No call at all, and every frame that carried one (its name, its arguments) arrived split across reads. */
+function lostInSplitFrames(ctx: CallsContext, expected: readonly ReplyToolCall[]): ListFinding | null {
+  const carriers = new Set<number>()
+  expected.forEach((call, i) => {
+    const named = ctx.history()?.calls.get(callKey(ctx.choice, expected, i))?.name
+    if (named !== undefined && named !== null) carriers.add(named)
+    for (const r of fieldRuns(ctx.ref, { choice: ctx.choice, channel: 'arguments', toolCall: i }, call.arguments) ?? []) carriers.add(r.frame)
+  })
+  const seqs = [...carriers].sort((a, b) => a - b)
+  if (seqs.length === 0 || !seqs.every((f) => frameSplitAcrossReads(ctx.ref, f) !== null)) return null
+  return {
+    frame: seqs[0]!, cause: 'dropped-frames',
+    message: `The client has none of the ${count(expected.length)}: ${frames(seqs)}, which carried them, arrived split across reads, and a client that parses each read on its own drops them.`,
+  }
+}
 
 function merged(ctx: CallsContext, expected: readonly ReplyToolCall[], got: readonly ClientToolCall[]): ListFinding | null {
   const positions = expected.map((_, i) => i)

@@ -9,7 +9,7 @@
 import type { LibraryMergeOptions, Reply, ReplyChoice } from '../library.js'
 import { CLIENT_SHAPES, readClientResult, type ClientChoice, type ClientView } from './client-shapes.js'
 import {
-  fieldRuns, frameSplitAcrossReads, readReference, replyHistory, sameValue, spannedReads, stopBetween, type History, type Reference, type ReferenceInput,
+  fieldRuns, frameSplitAcrossReads, readReference, replyHistory, sameValue, spannedReads, stopBetween, type ClientEvidence, type History, type Reference, type ReferenceInput,
 } from './compare-reference.js'
 import { channelMix, textDifference, type Finding } from './compare-text.js'
 import { compareToolCalls } from './compare-tools.js'
@@ -77,7 +77,7 @@ class ComparisonBuilder {
   build(): Comparison {
     const reference = new Map(this.ref.reply.choices.map((c) => [c.index, c]))
     const client = new Map(this.view.choices.map((c) => [c.index, c]))
-    this.ref.clientReadsWhole = this.keptSplitFrame(reference, client)
+    this.ref.client = this.evidence(reference, client)
     if (this.view.singleChoice) {
       // the shape holds one reply: it is choice 0, whatever the reference's other choices say
       this.compareChoice(reference.get(0) ?? emptyChoice(0), client.get(0)!)
@@ -90,26 +90,36 @@ class ComparisonBuilder {
     return { equal: this.differences.length === 0, differences: this.differences, notCompared: this.notCompared }
   }
 
-  /** The client has the text of a frame that arrived split across reads (in a field it got right). */
-  private keptSplitFrame(reference: Map<number, ReplyChoice>, client: Map<number, ClientChoice>): boolean {
-    if (this.ref.reads === null) return false
+  /** What the client evidently read: the frames of the fields it got right, and the frame that set a finish reason it has. */
+  private evidence(reference: Map<number, ReplyChoice>, client: Map<number, ClientChoice>): ClientEvidence {
+    const kept: number[] = []
+    const finished: number[] = []
     for (const [index, have] of client) {
       const want = reference.get(index)
       if (!want) continue
-      const fields: Array<{ channel: 'content' | 'reasoning' | 'refusal' | 'arguments'; toolCall: number | null; text: string; equal: boolean }> = [
-        ...(['content', 'reasoning', 'refusal'] as const).map((channel) => ({ channel, toolCall: null, text: want[channel], equal: have[channel] === want[channel] })),
-        ...want.toolCalls.map((call, i) => {
-          const args = have.toolCalls?.[i]?.arguments
-          return { channel: 'arguments' as const, toolCall: i, text: call.arguments, equal: args !== undefined && 'text' in args && args.text === call.arguments }
-        }),
-      ]
-      for (const f of fields) {
-        if (!f.equal || f.text === '') continue
-        const runs = fieldRuns(this.ref, { choice: index, channel: f.channel, toolCall: f.toolCall }, f.text) ?? []
-        if (runs.some((r) => spannedReads(this.ref, r.frame) !== null)) return true
+      for (const channel of ['content', 'reasoning', 'refusal'] as const) {
+        if (have[channel] === want[channel]) kept.push(...this.framesOf(index, channel, null, want[channel]))
       }
+      want.toolCalls.forEach((call, i) => {
+        const args = have.toolCalls?.[i]?.arguments
+        const same = args !== undefined && ('text' in args ? args.text === call.arguments : call.argumentsError === null && sameValue(args.value, call.parsedArguments))
+        if (same) kept.push(...this.framesOf(index, 'arguments', i, call.arguments))
+      })
+      if (want.finishReason !== null && have.finishReason === want.finishReason) finished.push(index)
     }
-    return false
+    let last: number | undefined
+    return {
+      readsWhole: kept.some((frame) => spannedReads(this.ref, frame) !== null),
+      lastFrameRead: () => {
+        // the finish reason's frame needs a replay of the frames: found only when asked
+        last ??= Math.max(-1, ...kept, ...finished.map((i) => this.getHistory()?.finishFrame.get(i) ?? -1))
+        return last
+      },
+    }
+  }
+
+  private framesOf(choice: number, channel: 'content' | 'reasoning' | 'refusal' | 'arguments', toolCall: number | null, text: string): number[] {
+    return text === '' ? [] : (fieldRuns(this.ref, { choice, channel, toolCall }, text) ?? []).map((r) => r.frame)
   }
 
   private compareOrMissing(index: number, want: ReplyChoice | undefined, have: ClientChoice | undefined): void {

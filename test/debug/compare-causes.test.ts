@@ -175,6 +175,35 @@ describe('dropped-frames', () => {
     }])
   })
 
+  it('lost frames in every field: each field names its own, the last one of a field too (the client read later frames, so it did not stop)', () => {
+    const reads = cutAt(demo, [after(demo, 'I should call'), after(demo, 'in parallel.'), after(demo, 'the weather in'), after(demo, '"arguments":"\\"Lyon')])
+    expect(compareReply(fixtureOf(DEMO, reads), buggyChatClient(reads, { parsePerRead: true })).differences).toEqual([
+      {
+        field: 'choices[0].content', expected: CONTENT, got: 'Let me check ', offset: 13, frame: 5, cause: 'dropped-frames',
+        message: 'The client dropped frame 5: its text ("the weather in Paris and Lyon — one mome…") is missing from the content; frame 5 arrived split across reads 2 and 3: a client that parses each read on its own drops it.',
+      },
+      {
+        field: 'choices[0].reasoning', expected: REASONING, got: 'The user asks about Paris ', offset: 26, frame: 2, cause: 'dropped-frames',
+        message: 'The client dropped frames 2 and 3: their text ("weather; I should call the tool ", …) is missing from the reasoning; frame 2 arrived split across reads 0 and 1, frame 3 across reads 1 and 2: a client that parses each read on its own drops them.',
+      },
+      {
+        field: 'choices[0].toolCalls[1].arguments', expected: LYON, got: '{"city": ', offset: 9, frame: 11, cause: 'dropped-frames',
+        message: 'The client dropped frame 11: its text ("\\"Lyon\\", \\"unit\\": \\"celsius\\"}") is missing from the arguments of tool call 1; frame 11 arrived split across reads 3 and 4: a client that parses each read on its own drops it.',
+      },
+    ])
+  })
+
+  it('a client that parses each read on its own, over reads of 100 bytes, loses every frame: each field says so', () => {
+    const reads = cutEvery(demo, 100)
+    expect(compareReply(fixtureOf(DEMO, reads), buggyChatClient(reads, { parsePerRead: true })).differences.map((d) => [d.field, d.cause, d.frame, d.message])).toEqual([
+      ['choices[0].content', 'dropped-frames', 4, 'The client dropped frames 4 and 5: their text ("Let me check ", …) is missing from the content; frame 4 arrived split across reads 11 to 13, frame 5 across reads 13 to 16: a client that parses each read on its own drops them.'],
+      ['choices[0].reasoning', 'dropped-frames', 1, 'The client dropped frames 1–3: their text ("The user asks about Paris ", …) is missing from the reasoning; frame 1 arrived split across reads 2 to 5, frame 2 across reads 5 to 8, frame 3 across reads 8 to 11: a client that parses each read on its own drops them.'],
+      ['choices[0].toolCalls', 'dropped-frames', 6, 'The client has none of the 2 tool calls: frames 6–11, which carried them, arrived split across reads, and a client that parses each read on its own drops them.'],
+      ['choices[0].finishReason', 'finish-reason-differs', 12, 'The client has no finish reason; the reference\'s is "tool_calls" (set by frame 12, which arrived split across reads 35 to 38: a client that parses each read on its own drops it).'],
+      ['usage', 'other', null, 'The client has no usage; the reference has the provider\'s usage.'],
+    ])
+  })
+
   it('a lost frame that named a tool call: its name and id are missing, and the split frame 6 is named', () => {
     const reads = cutAt(demo, [after(demo, 'call_paris')])
     expect(compareReply(fixtureOf(DEMO, reads), buggyChatClient(reads, { parsePerRead: true })).differences).toEqual([

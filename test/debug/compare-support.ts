@@ -24,9 +24,9 @@ export function wire(name: string): Uint8Array {
   return new Uint8Array(readFileSync(ROOT + name))
 }
 
-/** Bytes cut at these offsets: [0, c0), [c0, c1), …, [cn, end). */
+/** Bytes cut at these offsets (in any order): [0, c0), [c0, c1), …, [cn, end). */
 export function cutAt(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
-  const points = [0, ...cuts, bytes.length]
+  const points = [0, ...[...cuts].sort((a, b) => a - b), bytes.length]
   return points.slice(1).map((end, i) => bytes.slice(points[i]!, end))
 }
 
