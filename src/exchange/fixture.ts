@@ -7,7 +7,7 @@ import { createMerger, PROVIDER_IDS } from '../library.js'
 import type { MergeOptions, ProviderId, Reply, Transport } from '../library.js'
 import { assembleBody, base64Decode, base64Encode, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { redactBody, redactHeaders, redactUrl } from './redact.js'
-import { isObject } from './shared.js'
+import { isObject, parseJsonInput } from './shared.js'
 import type { CapturedChunk, Recording, ExportOptions, ForcedOptions, Header } from './types.js'
 
 export const FIXTURE_FORMAT = 'deltascope-fixture'
@@ -200,14 +200,7 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /** Parses and checks a fixture (JSON text or an already parsed value). Throws FixtureError naming the wrong field. */
 export function parseFixture(json: string | unknown): Fixture {
-  let value: unknown = json
-  if (typeof json === 'string') {
-    try {
-      value = JSON.parse(json.charCodeAt(0) === 0xfeff ? json.slice(1) : json)
-    } catch (e) {
-      throw new FixtureError(`Not a Deltascope fixture: the text is not JSON (${(e as Error).message})`)
-    }
-  }
+  const value = parseJsonInput(json, (reason) => new FixtureError(`Not a Deltascope fixture: ${reason}`))
   if (!isObject(value)) throw new FixtureError(`Not a Deltascope fixture: expected a JSON object, got ${describe(value)}`)
   if (value.format !== FIXTURE_FORMAT) {
     throw new FixtureError(

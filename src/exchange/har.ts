@@ -13,7 +13,7 @@ import { transportFromContentType } from '../library.js'
 import { assembleBody, base64Decode, base64Encode, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { TOOL_VERSION } from './fixture.js'
 import { redactBody, redactHeaders, redactUrl } from './redact.js'
-import { headerValue, isObject } from './shared.js'
+import { headerValue, isObject, parseJsonInput } from './shared.js'
 import { sniffsAsStream } from './sniff.js'
 import type { CapturedChunk, CapturedRequest, Recording, ExportOptions, Header } from './types.js'
 
@@ -186,14 +186,7 @@ export interface ParseHarOptions {
 
 /** Every streaming entry of a HAR file (text or parsed JSON). Throws HarError when it is not a HAR. */
 export function parseHar(text: string | unknown, options: ParseHarOptions = {}): HarImport {
-  let value: unknown = text
-  if (typeof text === 'string') {
-    try {
-      value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
-    } catch (e) {
-      throw new HarError(`Not a HAR file: the text is not JSON (${(e as Error).message})`)
-    }
-  }
+  const value = parseJsonInput(text, (reason) => new HarError(`Not a HAR file: ${reason}`))
   if (!isObject(value)) throw new HarError(`Not a HAR file: expected a JSON object with a "log", got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`)
   if (value.format === 'deltascope-fixture') throw new HarError('Not a HAR file: this is a Deltascope fixture (import it as such)')
   const log = value.log

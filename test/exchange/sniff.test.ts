@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { utf8Encode } from '../../src/exchange/bytes.js'
-import { headerValue, isObject } from '../../src/exchange/shared.js'
+import { headerValue, isObject, parseJsonInput } from '../../src/exchange/shared.js'
 import { SNIFF_HEAD, classifyBody, sniffsAsStream } from '../../src/exchange/sniff.js'
 
 // One answer to "is this body a stream?" for the HAR import (sniffsAsStream, a whole body)
-// and the DevTools capture (classifyBody, a head that may still grow).
+// and the DevTools capture (classifyBody, a head that may still grow); the small readers of
+// src/exchange/shared.ts.
 
 describe('classifyBody', () => {
   it('sniffs SSE from the first field or comment', () => {
@@ -91,6 +92,14 @@ describe('shared readers', () => {
     expect(isObject([])).toBe(false)
     expect(isObject(null)).toBe(false)
     expect(isObject('x')).toBe(false)
+  })
+
+  it('parseJsonInput: text (a BOM dropped) or a parsed value; the failure named by the caller', () => {
+    const fail = (reason: string) => new Error(`Not a thing: ${reason}`)
+    expect(parseJsonInput('\uFEFF{"a":1}', fail)).toEqual({ a: 1 })
+    const value = { a: 1 }
+    expect(parseJsonInput(value, fail)).toBe(value)
+    expect(() => parseJsonInput('{', fail)).toThrow(/^Not a thing: the text is not JSON \(/)
   })
 
   it('headerValue: the first value, the name compared case-insensitively', () => {
