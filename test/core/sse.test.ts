@@ -2,10 +2,13 @@
 // departures of docs/architecture.md#sse: field-only blocks are kept as entries, and a last
 // block without its blank line is still a frame, flagged `unterminated`).
 
+import { createParser } from 'eventsource-parser'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { RawEntry, RawFrame } from '../../src/core/framing.js'
 import { createSseSplitter, readSseBlock } from '../../src/core/sse.js'
 import { createMerger, SYMPTOMS } from '../../src/index.js'
+import { sseStream } from '../support/property.js'
 
 /** Everything the splitter hands on, in order, for these pushes. */
 function split(...chunks: string[]): Array<RawFrame | RawEntry> {
@@ -228,5 +231,21 @@ describe('SSE problems as diagnostics', () => {
     expect([unknown.length, unknown[0], unknown[100]!.line]).toEqual([101, {
       frame: null, level: 'warning', code: 'unknown-field', symptom: SYMPTOMS['unknown-field'], message: '2 more unknown fields not listed (102 in all)',
     }, 100])
+  })
+
+  it('on random streams, the same ignored lines as eventsource-parser reports, with its words, in body order', () => {
+    fc.assert(fc.property(sseStream, (s) => {
+      const theirs: string[] = []
+      const parser = createParser({ onError: (e) => theirs.push(`${e.type}: ${e.message}`) })
+      parser.feed(new TextDecoder().decode(s.bytes) + '\n\n') // its last line is read only once a line ending follows
+      const m = createMerger({ transport: 'sse' })
+      m.push(s.bytes)
+      m.end()
+      const ours = m.diagnostics()
+        .filter((d) => d.code === 'invalid-retry' || d.code === 'unknown-field')
+        .sort((x, y) => x.offset! - y.offset!)
+        .map((d) => `${d.code}: ${d.message.replace(/ at line \d+$/, '')}`)
+      expect(ours).toEqual(theirs)
+    }), { numRuns: 300 })
   })
 })
