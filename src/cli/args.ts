@@ -5,26 +5,62 @@ import { PROVIDER_IDS, type MergeOptions, type ProviderId, type Transport } from
 
 export const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json']
 
+export const COMMANDS = ['merge', 'frames', 'check', 'diagnose', 'timing'] as const
+export type CommandName = (typeof COMMANDS)[number]
+
+/** What every command that reads a stream shares. */
+export interface StreamArgs {
+  /** A path, or - for stdin. */
+  file: string
+  json: boolean
+  /** Given on the command line: they win over what a fixture or HAR says. */
+  options: MergeOptions
+  /** --entry: the n-th streaming entry of a HAR, counted from 1; null when not given. */
+  entry: number | null
+}
+
 export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'merge' | 'frames'; file: string; json: boolean; options: MergeOptions }
+  | ({ kind: 'merge' | 'frames' } & StreamArgs)
+  | ({ kind: 'check'; against: string } & StreamArgs)
+  | ({ kind: 'diagnose' | 'timing'; stallMs: number | null } & StreamArgs)
 
 export type Parsed = { ok: true; command: Command } | { ok: false; message: string }
 
 export const HELP = `Usage: deltascope <command> [options] FILE|-
 
 Rebuilds a streamed LLM reply (SSE, NDJSON or a JSON array) the way a correct
-client would, and shows which frame broke. FILE is the raw response body; - reads stdin.
+client would, and shows which frame broke. FILE is the raw response body, a
+Deltascope fixture or a HAR, recognised from its content; - reads stdin. A fixture
+or HAR entry is replayed chunk by chunk with its times, its URL and Content-Type,
+and the provider or framing it forced. A raw body is read as a stream (constant memory).
 
 Commands:
-  merge FILE     the reply: per choice the content, reasoning, refusal, tool calls,
-                 finish reason; usage; provider stream errors; broken frames; diagnostics
-  frames FILE    one row per frame: seq, line, event, kind, bytes, a summary of the data
+  merge FILE      the reply: per choice the content, reasoning, refusal, tool calls,
+                  finish reason; usage; provider stream errors; broken frames; diagnostics
+  frames FILE     one row per frame: seq, line, event, kind, bytes, a summary of the data
+  check FILE --against RESULT
+                  compares a client's result with the reply FILE rebuilds: each field
+                  ✓ or ✗, then the first difference in context, its frame and its cause.
+                  RESULT is JSON (an OpenAI completion, an Anthropic message, a Reply, …)
+                  or else plain text, read as choice 0's content (exactly, newlines too)
+  diagnose FILE   what in the stream trips clients: one line per finding (level, code,
+                  frame, message) and the symptom a client shows
+  timing FILE     time to first byte, first frame, first reasoning / content / tool call,
+                  total; gaps between frames, stalls, rates. Needs chunk times: a fixture
+                  or a HAR exported from the panel with Live capture on
 
 Options:
   --json                  merge: the Reply as JSON (nothing else on stdout)
                           frames: a JSON array of frames (without the parsed "json" field)
+                          check: the comparison; diagnose: {"diagnostics": [...]};
+                          timing: the figures (ms since the request started, null if unknown)
+  --entry <n>             a HAR: its n-th streaming entry, counting from 1 in file order
+                          and skipping entries that are not streams (default 1)
+  --against <file>        check: the client's result (- reads stdin)
+  --stall <ms>            diagnose, timing: a gap of at least this many ms between two
+                          frames is a stall (default 1000)
   -p, --provider <id>     force the provider: ${PROVIDER_IDS.join(', ')}
   -t, --transport <t>     force the framing: ${TRANSPORTS.join(', ')}
   --content-type <type>   the response's Content-Type (helps detect the framing)
@@ -32,13 +68,20 @@ Options:
   -h, --help              this help
   -v, --version           the version
 
-Exit status: 0 clean; 1 a frame failed to parse, the stream had no terminal event,
-or the provider sent an error in the stream; 2 bad usage or an unreadable file.
+Exit status: 2 bad usage or an unreadable input (one line on stderr), else
+  merge, frames  0 clean; 1 a frame failed to parse, the stream had no terminal
+                 event, or the provider sent an error in the stream
+  check          0 equal; 1 different
+  diagnose       0 nothing above info; 1 a warning or an error
+  timing         0
 Colour only when stdout is a terminal and NO_COLOR is not set.
 `
 
 const OPTIONS = {
   json: { type: 'boolean' },
+  entry: { type: 'string' },
+  against: { type: 'string' },
+  stall: { type: 'string' },
   provider: { type: 'string', short: 'p' },
   transport: { type: 'string', short: 't' },
   'content-type': { type: 'string' },
@@ -46,6 +89,8 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
+
+const COMMAND_LIST = 'merge, frames, check, diagnose or timing'
 
 export function parseCliArgs(argv: readonly string[]): Parsed {
   let values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string }
@@ -58,10 +103,14 @@ export function parseCliArgs(argv: readonly string[]): Parsed {
   if (values.help || positionals[0] === 'help') return { ok: true, command: { kind: 'help' } }
   if (values.version) return { ok: true, command: { kind: 'version' } }
   const [command, file, ...extra] = positionals
-  if (command === undefined) return usage('missing command (merge or frames)')
-  if (command !== 'merge' && command !== 'frames') return usage(`unknown command ${quote(command)} (merge or frames)`)
-  if (file === undefined) return usage(`${command}: missing FILE (a path, or - for stdin)`)
-  if (extra.length > 0) return usage(`${command}: one FILE only, got also ${quote(extra[0]!)}`)
+  if (command === undefined) return usage(`missing command (${COMMAND_LIST})`)
+  if (!(COMMANDS as readonly string[]).includes(command)) return usage(`unknown command ${quote(command)} (${COMMAND_LIST})`)
+  const name = command as CommandName
+  if (file === undefined) return usage(`${name}: missing FILE (a path, or - for stdin)`)
+  if (extra.length > 0) return usage(`${name}: one FILE only, got also ${quote(extra[0]!)}`)
+  if (values.against !== undefined && name !== 'check') return usage(`--against is for check only`)
+  if (values.stall !== undefined && name !== 'diagnose' && name !== 'timing') return usage(`--stall is for diagnose and timing only`)
+
   const options: MergeOptions = {}
   if (values.provider !== undefined) {
     if (!(PROVIDER_IDS as readonly string[]).includes(values.provider)) {
@@ -77,7 +126,32 @@ export function parseCliArgs(argv: readonly string[]): Parsed {
   }
   if (values['content-type'] !== undefined) options.contentType = values['content-type']
   if (values.url !== undefined) options.url = values.url
-  return { ok: true, command: { kind: command, file, json: values.json === true, options } }
+  let entry: number | null = null
+  if (values.entry !== undefined) {
+    if (!/^\s*\d+\s*$/.test(values.entry) || Number(values.entry) < 1) {
+      return usage(`--entry must be a whole number from 1 (the first streaming entry of a HAR; got ${quote(values.entry)})`)
+    }
+    entry = Number(values.entry)
+  }
+  const base: StreamArgs = { file, json: values.json === true, options, entry }
+
+  if (name === 'check') {
+    if (values.against === undefined) return usage('check: missing --against RESULT (the client\'s result: a JSON file or text)')
+    if (values.against === '-' && file === '-') return usage('check: FILE and RESULT cannot both be stdin')
+    return { ok: true, command: { kind: 'check', ...base, against: values.against } }
+  }
+  if (name === 'diagnose' || name === 'timing') {
+    let stallMs: number | null = null
+    if (values.stall !== undefined) {
+      const ms = Number(values.stall)
+      if (values.stall.trim() === '' || !Number.isFinite(ms) || ms <= 0) {
+        return usage(`--stall must be a number of milliseconds above 0 (got ${quote(values.stall)})`)
+      }
+      stallMs = ms
+    }
+    return { ok: true, command: { kind: name, ...base, stallMs } }
+  }
+  return { ok: true, command: { kind: name, ...base } }
 }
 
 function usage(message: string): Parsed {

@@ -34,15 +34,26 @@ export async function readChunks(
 ): Promise<void> {
   const iterator = input[Symbol.asyncIterator]()
   for (;;) {
-    let next: IteratorResult<Uint8Array>
-    try {
-      next = await iterator.next()
-    } catch (e) {
-      throw new InputError(`cannot read ${file === '-' ? 'stdin' : file}: ${reason(e)}`)
-    }
+    const next = await nextChunk(iterator, file)
     if (next.done) return
     await push(next.value)
   }
+}
+
+/** The next chunk; a read error is an InputError. */
+export async function nextChunk(iterator: AsyncIterator<Uint8Array>, file: string): Promise<IteratorResult<Uint8Array>> {
+  try {
+    return await iterator.next()
+  } catch (e) {
+    throw new InputError(`cannot read ${file === '-' ? 'stdin' : file}: ${reason(e)}`)
+  }
+}
+
+/** A whole (small) file or stdin as UTF-8 text: check's RESULT. */
+export async function readText(file: string): Promise<string> {
+  const parts: Uint8Array[] = []
+  await readChunks(await openInput(file), file, (c) => { parts.push(c) })
+  return Buffer.concat(parts).toString('utf8')
 }
 
 const REASONS: Record<string, string> = {

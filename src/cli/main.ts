@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// deltascope merge|frames FILE|- : the library's merger on a file or stdin, read as a stream.
-// Exit 0 clean; 1 broken frame, no terminal event or a provider stream error; 2 bad usage or
-// an unreadable file (one line on stderr).
+// deltascope merge|frames|check|diagnose|timing FILE|- : the library's merger (and its debugger)
+// on a raw body, a Deltascope fixture or a HAR entry. A raw body is read as a stream.
+// Exit 2 on bad usage or unreadable input (one line on stderr); else per command (see HELP).
 
 import { createMerger, type Merger } from '../library.js'
 import type { MergeOptions, Reply } from '../library.js'
-import { HELP, parseCliArgs } from './args.js'
+import { HELP, parseCliArgs, type StreamArgs } from './args.js'
 import { streamDetails, type StreamDetails } from './details.js'
-import { InputError, Output, openInput, packageVersion, readChunks } from './io.js'
+import { InputError, Output, packageVersion, readChunks } from './io.js'
 import { frameJson, renderFrameRow, renderFramesHeader, renderReply, renderSummary, type ReplyView } from './render.js'
+import { openSource, recordingOptions, timedChunks, withFlags, type Source } from './source.js'
 import { ANSI, PLAIN, wantsColor, type Style } from './style.js'
 
 async function run(argv: readonly string[]): Promise<number> {
@@ -20,31 +21,59 @@ async function run(argv: readonly string[]): Promise<number> {
   if (command.kind === 'version') { await out.write(packageVersion() + '\n'); return 0 }
   const style = wantsColor(process.stdout.isTTY, process.env) ? ANSI : PLAIN
   try {
-    const input = await openInput(command.file)
-    const handler = command.kind === 'merge' ? mergeCommand : framesCommand
-    return await handler(input, command.file, command.json, command.options, out, style)
+    const source = await openSource(command.file, command.entry)
+    if (source.kind !== 'raw') {
+      for (const w of source.warnings) process.stderr.write(`deltascope: warning: ${w.replace(/\s*[\r\n]+\s*/g, ' ')}\n`)
+    }
+    switch (command.kind) {
+      case 'merge': return await mergeCommand(feed(source, command), command, out, style)
+      case 'frames': return await framesCommand(feed(source, command), command, out, style)
+      // the debugger is loaded only by the commands that use it
+      case 'check': return await (await import('./debug.js')).checkCommand(source, command, out, style)
+      case 'diagnose': return await (await import('./debug.js')).diagnoseCommand(source, command, out, style)
+      case 'timing': return await (await import('./debug.js')).timingCommand(source, command, out, style)
+    }
   } catch (e) {
     if (e instanceof InputError) return fail(e.message)
     throw e
   }
 }
 
-async function mergeCommand(
-  input: AsyncIterable<Uint8Array>, file: string, json: boolean, options: MergeOptions, out: Output, style: Style,
-): Promise<number> {
-  const merger = createMerger({ ...options, retainBody: false })
-  await readChunks(input, file, (chunk) => merger.push(chunk))
+/** The body piece by piece, with its arrival time (ms since the request started) when known. */
+interface Feed {
+  options: MergeOptions
+  each(push: (data: string | Uint8Array, t: number | null) => void | Promise<void>): Promise<void>
+}
+
+function feed(source: Source, args: StreamArgs): Feed {
+  if (source.kind === 'raw') {
+    return { options: args.options, each: (push) => readChunks(source.chunks, source.file, (c) => push(c, null)) }
+  }
+  const recording = withFlags(source.recording, args.options)
+  return {
+    options: recordingOptions(recording),
+    each: async (push) => { for (const c of timedChunks(recording)) await push(c.data, c.t) },
+  }
+}
+
+function pushTo(merger: Merger, data: string | Uint8Array, t: number | null): void {
+  if (t === null) merger.push(data)
+  else merger.push(data, t)
+}
+
+async function mergeCommand(input: Feed, args: StreamArgs, out: Output, style: Style): Promise<number> {
+  const merger = createMerger({ ...input.options, retainBody: false })
+  await input.each((data, t) => pushTo(merger, data, t))
   const reply = merger.end()
   const details = streamDetails(merger)
-  if (json) await out.write(JSON.stringify(reply, null, 2) + '\n')
+  if (args.json) await out.write(JSON.stringify(reply, null, 2) + '\n')
   else await out.write(renderReply(view(merger, reply, details), style))
   return exitCode(reply, details)
 }
 
-async function framesCommand(
-  input: AsyncIterable<Uint8Array>, file: string, json: boolean, options: MergeOptions, out: Output, style: Style,
-): Promise<number> {
-  const merger = createMerger({ ...options, retainBody: false })
+async function framesCommand(input: Feed, args: StreamArgs, out: Output, style: Style): Promise<number> {
+  const { json } = args
+  const merger = createMerger({ ...input.options, retainBody: false })
   let next = 0
   // rows are written as their frames complete, then forgotten: nothing is collected
   const flush = async () => {
@@ -56,7 +85,7 @@ async function framesCommand(
     await out.write(rows.join(''))
   }
   await out.write(json ? '[' : renderFramesHeader(style))
-  await readChunks(input, file, async (chunk) => { merger.push(chunk); await flush() })
+  await input.each(async (data, t) => { pushTo(merger, data, t); await flush() })
   const reply = merger.end()
   await flush()
   const details = streamDetails(merger)

@@ -52,7 +52,7 @@ function block(text: string, indent: string, s: Style, paint: (t: string) => str
   return safeText(text).split('\n').map((line) => indent + (line === '' ? s.dim(GUTTER.trimEnd()) : s.dim(GUTTER) + paint(line)))
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
+export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`
 }
 
@@ -160,12 +160,17 @@ function renderBrokenFrames(view: ReplyView, s: Style): string[] {
   const out = [s.red(s.bold(`broken frames (${list.length})`))]
   for (const e of list.slice(0, LIST_LIMIT)) {
     out.push(`  frame ${e.frame} · line ${e.line}: ${s.red(safeLine(e.message))}`)
-    const raw = e.raw.replace(/(\r\n|\r|\n)$/, '')
-    const lines = raw.split(/\r\n|\r|\n/)
-    for (const line of lines.slice(0, 3)) out.push('  ' + s.dim(GUTTER) + safeLine(middleClip(line, 200)))
-    if (lines.length > 3) out.push('  ' + s.dim(GUTTER + `… ${plural(lines.length - 3, 'more line')}`))
+    out.push(...rawLines(e.raw, '  ', s))
   }
   return [...out, ...more(list.length - LIST_LIMIT, 'broken frames')]
+}
+
+/** A frame's raw text under a gutter: its first `max` lines, each clipped in the middle to 200 characters. */
+export function rawLines(raw: string, indent: string, s: Style = PLAIN, max = 3): string[] {
+  const lines = raw.replace(/(\r\n|\r|\n)$/, '').split(/\r\n|\r|\n/)
+  const out = lines.slice(0, max).map((line) => indent + s.dim(GUTTER) + safeLine(middleClip(line, 200)))
+  if (lines.length > max) out.push(indent + s.dim(GUTTER + `… ${plural(lines.length - max, 'more line')}`))
+  return out
 }
 
 /** Long lines keep their start and their end (where a truncated frame breaks). */

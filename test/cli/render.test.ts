@@ -83,9 +83,9 @@ describe('renderReply', () => {
       }),
       streamErrors: [{ frame: 5, message: 'Provider disconnected', code: 502, type: 'server_error', payload: {} }],
       diagnostics: [
-        { frame: null, level: 'warning', code: 'no-terminal-event', message: 'the stream ended' },
-        { frame: 2, level: 'info', code: 'note', message: 'ignored event "x"' },
-        { frame: 4, level: 'info', code: 'note', message: 'ignored event "x"' },
+        { frame: null, level: 'warning', code: 'no-terminal-event', message: 'the stream ended', symptom: 'a client hangs' },
+        { frame: 2, level: 'info', code: 'note', message: 'ignored event "x"', symptom: 'nothing' },
+        { frame: 4, level: 'info', code: 'note', message: 'ignored event "x"', symptom: 'nothing' },
       ],
       lineOf: (f) => f * 2 + 1,
     }
@@ -144,7 +144,7 @@ describe('renderReply', () => {
     const out = renderReply({
       reply: reply({ transport: 'unknown', provider: 'generic', done: false, frameCount: 0, errors }),
       streamErrors: [],
-      diagnostics: [{ frame: 0, level: 'error', code: 'unknown-transport', message: 'No frames read' }],
+      diagnostics: [{ frame: 0, level: 'error', code: 'unknown-transport', message: 'No frames read', symptom: 'a client shows nothing' }],
     })
     const rows = out.split('\n')
     expect(rows.slice(0, 4)).toEqual([

@@ -1,0 +1,108 @@
+// deltascope check | diagnose | timing: the debugger (src/debug) on a raw body, a fixture or a
+// HAR entry. These read the whole input (the debugger works on a complete recording); each
+// loads only the part of the debugger it uses.
+
+import { toFixture, type Fixture, type Recording } from '../exchange/index.js'
+import { createMerger, type MergeOptions, type Merger, type Reply } from '../library.js'
+import type { StreamArgs } from './args.js'
+import { readText, type Output } from './io.js'
+import { renderComparison, renderDiagnosis, renderTiming } from './report.js'
+import { fixtureOf, rawRecording, readWhole, recordingOptions, timedChunks, withFlags, type Source } from './source.js'
+import type { Style } from './style.js'
+
+/** The input as a Recording, whatever it was; a raw body keeps its bytes for a reference too. */
+async function recordingOf(source: Source, flags: MergeOptions): Promise<{ recording: Recording; body: Uint8Array | null }> {
+  if (source.kind === 'raw') {
+    const body = await readWhole(source.chunks, source.file)
+    return { recording: rawRecording(source.file, body, flags), body }
+  }
+  return { recording: withFlags(source.recording, flags), body: null }
+}
+
+export async function checkCommand(source: Source, args: StreamArgs & { against: string }, out: Output, style: Style): Promise<number> {
+  const result = await readResult(args.against)
+  const { recording, body } = await recordingOf(source, args.options)
+  // the reference: a fixture keeps the network chunks (causes can name reads); a raw body is merged as it is
+  let reference: Fixture | Uint8Array
+  let merged: { merger: Merger; reply: Reply }
+  if (body !== null) {
+    reference = body
+    const merger = createMerger(args.options)
+    merger.push(body)
+    merged = { merger, reply: merger.end() }
+  } else {
+    const asIs = source.kind === 'fixture' && !hasFlags(args.options) ? fixtureOf(source) : null
+    reference = asIs ?? toFixture(recording, { includeCredentials: true })
+    merged = replay(recording)
+  }
+  const { merger, reply } = merged
+  const { compareReply } = await import('../debug/compare.js')
+  const comparison = compareReply(reference, result, { mergeOptions: args.options })
+  if (args.json) {
+    await out.write(JSON.stringify(comparison, null, 2) + '\n')
+  } else {
+    const frameOf = (seq: number) => {
+      if (!Number.isInteger(seq) || seq < 0 || seq >= merger.frameCount) return null
+      const f = merger.frame(seq)
+      return { line: f.line, raw: f.raw }
+    }
+    await out.write(renderComparison({ comparison, reply, frameOf }, style))
+  }
+  return comparison.equal ? 0 : 1
+}
+
+export async function diagnoseCommand(
+  source: Source, args: StreamArgs & { stallMs: number | null }, out: Output, style: Style,
+): Promise<number> {
+  const { recording } = await recordingOf(source, args.options)
+  const { diagnose } = await import('../debug/diagnose.js')
+  const diagnostics = diagnose(recording, args.stallMs === null ? {} : { stallMs: args.stallMs })
+  if (args.json) await out.write(JSON.stringify({ diagnostics }, null, 2) + '\n')
+  else {
+    // where each frame starts in the file, and what merge lists beside: a second, cheap pass (no body kept)
+    const { merger, reply } = replay(recording, false)
+    const lineOf = (seq: number) => (seq >= 0 && seq < merger.frameCount ? merger.frameInfo(seq).line : null)
+    await out.write(renderDiagnosis(diagnostics, style, lineOf, { brokenFrames: reply.errors.length, streamErrors: merger.streamErrors().length }))
+  }
+  return diagnostics.some((d) => d.level === 'warning' || d.level === 'error') ? 1 : 0
+}
+
+export async function timingCommand(
+  source: Source, args: StreamArgs & { stallMs: number | null }, out: Output, style: Style,
+): Promise<number> {
+  const { recording } = await recordingOf(source, args.options)
+  const { timing } = await import('../debug/timing.js')
+  const figures = timing(recording, args.stallMs === null ? {} : { stallMs: args.stallMs })
+  if (args.json) await out.write(JSON.stringify(figures, null, 2) + '\n')
+  else await out.write(renderTiming(figures, style, source.kind === 'raw'))
+  return 0
+}
+
+/** The recording replayed as a fixture is: chunk by chunk, with its times and merge options. */
+function replay(recording: Recording, retainBody = true): { merger: Merger; reply: Reply } {
+  const merger = createMerger({ ...recordingOptions(recording), retainBody })
+  for (const c of timedChunks(recording)) {
+    if (c.t === null) merger.push(c.data)
+    else merger.push(c.data, c.t)
+  }
+  return { merger, reply: merger.end() }
+}
+
+function hasFlags(flags: MergeOptions): boolean {
+  return flags.provider !== undefined || flags.transport !== undefined || flags.contentType !== undefined || flags.url !== undefined
+}
+
+/** RESULT: JSON (an object, an array or a string) when it parses as such, else its text as choice 0's content. */
+async function readResult(path: string): Promise<unknown> {
+  const text = await readText(path)
+  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  if (/^\s*[{["]/.test(json)) {
+    try {
+      const value: unknown = JSON.parse(json)
+      if (typeof value === 'object' || typeof value === 'string') return value
+    } catch {
+      // not JSON: plain text
+    }
+  }
+  return text
+}

@@ -1,0 +1,240 @@
+// What a command reads: a raw body, streamed in constant memory, or a Deltascope fixture or
+// a HAR, recognised from the first bytes and only then read whole and imported. A fixture or
+// HAR entry is a Recording: its chunks with their times, its URL, its Content-Type and the
+// provider or framing the panel forced, all of which the replay uses.
+
+import type { MergeOptions } from '../library.js'
+import { importBytes, parseFixture, type Fixture, type Recording } from '../exchange/index.js'
+import { InputError, nextChunk, openInput, readChunks } from './io.js'
+
+/** How much of the start of a file is read to tell a document (fixture, HAR) from a stream. */
+export const SNIFF_BYTES = 1 << 16
+
+export type Source =
+  /** A raw body: its chunks as read (the sniffed start first), never held whole. */
+  | { kind: 'raw'; file: string; chunks: AsyncIterable<Uint8Array> }
+  /** A fixture, or the chosen streaming entry of a HAR; `bytes` is the whole document. */
+  | { kind: 'fixture' | 'har'; file: string; recording: Recording; warnings: string[]; bytes: Uint8Array }
+
+export type DocumentKind = 'fixture' | 'har'
+
+/** Opens FILE (or stdin for `-`) and tells what it is; errors are InputErrors (one line, exit 2). */
+export async function openSource(file: string, entry: number | null): Promise<Source> {
+  const input = await openInput(file)
+  const iterator = input[Symbol.asyncIterator]()
+  const head: Uint8Array[] = []
+  let size = 0
+  let done = false
+  while (size < SNIFF_BYTES) {
+    const next = await nextChunk(iterator, file)
+    if (next.done) { done = true; break }
+    head.push(next.value)
+    size += next.value.length
+  }
+  const kind = sniffDocument(decode(concat(head, size)))
+  if (kind === null) {
+    if (entry !== null) throw new InputError(`--entry picks an entry of a HAR, but ${label(file)} is a raw stream`)
+    return { kind: 'raw', file, chunks: replay(head, done ? null : iterator) }
+  }
+  // a document: read whole (a fixture or HAR is parsed as one JSON value anyway)
+  const parts = head
+  let total = size
+  while (!done) {
+    const next = await nextChunk(iterator, file)
+    if (next.done) done = true
+    else { parts.push(next.value); total += next.value.length }
+  }
+  const bytes = concat(parts, total)
+  const imported = importBytes(bytes, file === '-' ? undefined : file, { idPrefix: 'cli' })
+  if (imported.kind === 'error') throw new InputError(`${label(file)}: ${oneLine(imported.message)}`)
+  if (imported.kind === 'stream') {
+    // it started like a document but is not one (NDJSON whose first object has such a key)
+    if (entry !== null) throw new InputError(`--entry picks an entry of a HAR, but ${label(file)} is a raw stream`)
+    return { kind: 'raw', file, chunks: replay([bytes], null) }
+  }
+  const n = entry ?? 1
+  const recording = imported.items[n - 1]
+  if (recording === undefined) throw new InputError(`--entry ${n}: ${listEntries(file, imported.kind, imported.items)}`)
+  return { kind: imported.kind, file, recording, warnings: imported.warnings, bytes }
+}
+
+/** The fixture itself (with its chunks), for a source that is one. */
+export function fixtureOf(source: Source): Fixture | null {
+  if (source.kind !== 'fixture') return null
+  return parseFixture(decode(source.bytes))
+}
+
+/** A raw body read whole: for the commands that need all of it (check, diagnose, timing). */
+export async function readWhole(chunks: AsyncIterable<Uint8Array>, file: string): Promise<Uint8Array> {
+  const parts: Uint8Array[] = []
+  let total = 0
+  await readChunks(chunks, file, (c) => { parts.push(c); total += c.length })
+  return concat(parts, total)
+}
+
+/** A raw body as a Recording: one chunk without a time; the URL is the file's path (or --url). */
+export function rawRecording(file: string, body: Uint8Array, flags: MergeOptions): Recording {
+  const recording: Recording = {
+    request: {
+      id: 'cli-0', method: '', url: file === '-' ? '' : file, status: null, requestHeaders: [], responseHeaders: [],
+      requestBody: null, contentType: null, startedAt: Date.now(), source: 'import',
+    },
+    chunks: [{ data: body, t: null }],
+  }
+  return withFlags(recording, flags)
+}
+
+/** The recording with what the command line says in place of what it carried. */
+export function withFlags(recording: Recording, flags: MergeOptions): Recording {
+  const request = { ...recording.request }
+  if (flags.url !== undefined) request.url = flags.url
+  if (flags.contentType !== undefined) request.contentType = flags.contentType
+  const forced = { ...recording.forced }
+  if (flags.provider !== undefined) forced.provider = flags.provider
+  if (flags.transport !== undefined) forced.transport = flags.transport
+  const out: Recording = { request, chunks: recording.chunks }
+  if (recording.expected !== undefined && !changes(recording, flags)) out.expected = recording.expected
+  if (forced.provider !== undefined || forced.transport !== undefined) out.forced = forced
+  return out
+}
+
+function changes(recording: Recording, flags: MergeOptions): boolean {
+  return (flags.url !== undefined && flags.url !== recording.request.url)
+    || (flags.contentType !== undefined && flags.contentType !== recording.request.contentType)
+    || (flags.provider !== undefined && flags.provider !== recording.forced?.provider)
+    || (flags.transport !== undefined && flags.transport !== recording.forced?.transport)
+}
+
+/** The merge options a replay of the recording uses (as a fixture's replay does). */
+export function recordingOptions(recording: Recording): MergeOptions {
+  const options: MergeOptions = {}
+  if (recording.request.url !== '') options.url = recording.request.url
+  if (recording.request.contentType !== null) options.contentType = recording.request.contentType
+  if (recording.forced?.provider !== undefined) options.provider = recording.forced.provider
+  if (recording.forced?.transport !== undefined) options.transport = recording.forced.transport
+  return options
+}
+
+/** The recording's chunks with their times in ms since the request started (null when unknown). */
+export function* timedChunks(recording: Recording): Generator<{ data: string | Uint8Array; t: number | null }> {
+  const start = recording.request.startedAt
+  for (const c of recording.chunks) yield { data: c.data, t: c.t === null ? null : c.t - start }
+}
+
+// ---------------------------------------------------------------------------
+// Recognising a document from its start
+
+/**
+ * 'fixture' when the file starts with a JSON object with a top-level "format":
+ * "deltascope-fixture", 'har' when that object has a top-level "log" object, else null (a
+ * stream: SSE, NDJSON, a JSON array, anything else). Only `head` is read: a key past it is not
+ * seen. An object that ends inside `head` with more text after it is the first line of NDJSON.
+ */
+export function sniffDocument(head: string): DocumentKind | null {
+  const n = head.length
+  let i = head.charCodeAt(0) === 0xfeff ? 1 : 0
+  while (i < n && isSpace(head.charCodeAt(i))) i++
+  if (head[i] !== '{') return null
+  let depth = 0
+  let previous = ''
+  let kind: DocumentKind | null = null
+  for (; i < n; i++) {
+    const c = head[i]!
+    if (c === '"') {
+      const end = stringEnd(head, i)
+      if (end < 0) return kind
+      if (kind === null && depth === 1 && (previous === '{' || previous === ',')) kind = documentKey(head, i, end)
+      previous = '"'
+      i = end - 1
+      continue
+    }
+    if (c === '{' || c === '[') depth++
+    else if (c === '}' || c === ']') {
+      depth--
+      if (depth === 0) {
+        // the first value ended: a document is all there is, NDJSON goes on
+        let j = i + 1
+        while (j < n && isSpace(head.charCodeAt(j))) j++
+        return j === n ? kind : null
+      }
+    }
+    if (!isSpace(c.charCodeAt(0))) previous = c
+  }
+  return kind
+}
+
+/** The key of a top-level member at [start, end) and its value: which document it makes, if any. */
+function documentKey(head: string, start: number, end: number): DocumentKind | null {
+  const key = head.slice(start + 1, end - 1)
+  if (key !== 'log' && key !== 'format') return null
+  let j = end
+  while (j < head.length && isSpace(head.charCodeAt(j))) j++
+  if (head[j] !== ':') return null
+  j++
+  while (j < head.length && isSpace(head.charCodeAt(j))) j++
+  if (key === 'log') return head[j] === '{' ? 'har' : null
+  return head.startsWith('"deltascope-fixture"', j) ? 'fixture' : null
+}
+
+/** Index just past the string starting at `start` (a quote), or -1 when it does not end in `text`. */
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x5c) i++
+    else if (c === 0x22) return i + 1
+  }
+  return -1
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
+}
+
+// ---------------------------------------------------------------------------
+
+function label(file: string): string {
+  return file === '-' ? 'stdin' : file
+}
+
+function listEntries(file: string, kind: DocumentKind, items: readonly Recording[]): string {
+  if (kind === 'fixture') return `${label(file)} is a fixture: it holds one request (--entry 1)`
+  const list = items.map((r, i) => {
+    const { method, url, status, contentType } = r.request
+    const about = [status === null ? null : String(status), contentType].filter((x) => x !== null).join(', ')
+    return `${i + 1} = ${method === '' ? '' : method + ' '}${clipUrl(url)}${about === '' ? '' : ` (${about})`}`
+  })
+  return `${label(file)} has ${items.length} streaming ${items.length === 1 ? 'entry' : 'entries'}: ${list.join('; ')}`
+}
+
+function clipUrl(url: string): string {
+  return url.length <= 100 ? url : url.slice(0, 99) + '…'
+}
+
+/** Messages from the importers are shown on one line of stderr. */
+function oneLine(message: string): string {
+  return message.replace(/\s*[\r\n]+\s*/g, ' ')
+}
+
+const decoder = new TextDecoder('utf-8')
+
+function decode(bytes: Uint8Array): string {
+  return decoder.decode(bytes)
+}
+
+function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const p of parts) { out.set(p, at); at += p.length }
+  return out
+}
+
+async function* replay(head: readonly Uint8Array[], rest: AsyncIterator<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  for (const c of head) yield c
+  if (rest === null) return
+  for (;;) {
+    const next = await rest.next()
+    if (next.done) return
+    yield next.value
+  }
+}
