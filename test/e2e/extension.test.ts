@@ -311,6 +311,19 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
     const id = await panel.evaluate<string>(`${row}.dataset.id`)
     expect(id.startsWith('live:')).toBe(true)
 
+    // The timing strip of a live capture: first byte, end, and a bar for each gap between frames.
+    await panel.waitFor(`document.querySelector('[data-testid=timing-ttfb]') !== null`, { message: 'the timing strip' })
+    const timing = await panel.evaluate<{ ttfb: string; end: string; bars: number; unknown: boolean }>(`(() => ({
+      ttfb: document.querySelector('[data-testid=timing-ttfb]').textContent,
+      end: document.querySelector('[data-testid=timing-end]')?.textContent ?? '',
+      bars: document.querySelectorAll('[data-testid=gap-chart] rect').length,
+      unknown: document.querySelector('[data-testid=timing]').dataset.unknown === 'true',
+    }))()`)
+    expect(timing.unknown).toBe(false)
+    expect(timing.ttfb).toMatch(/^first byte \d+ ms$/)
+    expect(timing.end).toMatch(/^end (\d+ ms|\d+\.\d\d s)$/)
+    expect(timing.bars).toBe(Math.min(want.frameCount - 1, 240))
+
     // A stream the page aborts mid-way is shown as cancelled.
     const abortUrl = `${demo.url}/api/chat?pace=80&seed=5`
     await b.page.evaluate((u) => {
