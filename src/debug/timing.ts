@@ -6,7 +6,8 @@
 
 import type { Merger } from '../library.js'
 import type { CapturedChunk, Recording } from '../exchange/types.js'
-import { DEFAULT_STALL_MS, frameTimes, mergeRecording, stallGaps } from './diagnose.js'
+import { mergeRecording } from './diagnose.js'
+import { DEFAULT_STALL_MS, frameTimes, stallGaps } from './diagnose-times.js'
 
 export interface Timing {
   /** True when no chunk has a time (a body known only whole): every time field is null. */

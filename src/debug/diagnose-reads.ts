@@ -1,0 +1,171 @@
+// The debugger's rules on the body as it arrived, read by read: a byte order mark, mixed line
+// endings, frames and characters split across reads. Byte offsets are into the body as
+// received (a BOM counts), as the merger's frame offsets are.
+
+import { utf8Length } from '../library.js'
+import type { Merger } from '../library.js'
+import type { CapturedChunk } from '../exchange/types.js'
+import { frameBefore, frameHolding, type Findings } from './diagnose-findings.js'
+
+/** Where each read ends in the body's bytes (the body as received: a BOM counts). */
+export function readBoundaries(chunks: readonly CapturedChunk[]): number[] {
+  const ends: number[] = []
+  let at = 0
+  let highSurrogate = false
+  for (const c of chunks) {
+    if (typeof c.data === 'string') {
+      let s = c.data
+      // a surrogate pair split between two string reads: 2 of its 4 bytes on each side
+      if (highSurrogate && isLowSurrogate(s.charCodeAt(0))) { at += 2; s = s.slice(1) }
+      highSurrogate = s.length > 0 && isHighSurrogate(s.charCodeAt(s.length - 1))
+      at += highSurrogate ? utf8Length(s.slice(0, -1)) + 2 : utf8Length(s)
+    } else {
+      highSurrogate = false
+      at += c.data.byteLength
+    }
+    ends.push(at)
+  }
+  return ends
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff
+}
+
+/** A UTF-8 byte order mark at the very start of the body. */
+export function bom(chunks: readonly CapturedChunk[], found: Findings): void {
+  const head: number[] = []
+  for (const c of chunks) {
+    if (typeof c.data === 'string') {
+      if (c.data.length === 0) continue
+      if (head.length === 0 && c.data.charCodeAt(0) === 0xfeff) head.push(0xef, 0xbb, 0xbf)
+      else head.push(-1) // text: only its first character can be the mark
+    } else {
+      for (let i = 0; i < c.data.length && head.length < 3; i++) head.push(c.data[i]!)
+    }
+    if (head.length >= 3) break
+  }
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) {
+    found.add('bom', 'info', null, 'the body starts with a UTF-8 byte order mark (EF BB BF); readers drop it, but only when they look for it', { byteOffset: 0, offset: 0 })
+  }
+}
+
+type Ending = 'LF' | 'CRLF' | 'CR'
+
+/** More than one kind of line ending in one body. */
+export function mixedLineEndings(merger: Merger, chunks: readonly CapturedChunk[], found: Findings): void {
+  const counts: Record<Ending, number> = { LF: 0, CRLF: 0, CR: 0 }
+  const first: Record<Ending, number> = { LF: -1, CRLF: -1, CR: -1 }
+  let base = 0
+  /** A CR that ended the previous read: its kind depends on this read's first unit. */
+  let pendingCr = -1
+  const seen = (kind: Ending, byte: number) => {
+    if (counts[kind]++ === 0) first[kind] = byte
+  }
+  for (const c of chunks) {
+    const data = c.data
+    const text = typeof data === 'string'
+    const size = text ? utf8Length(data) : data.byteLength
+    const length = text ? data.length : data.byteLength
+    const byteOf = (i: number) => base + (text ? utf8Length(data.slice(0, i)) : i)
+    let i = 0
+    if (pendingCr >= 0 && length > 0) {
+      const lf = text ? data.charCodeAt(0) === 0x0a : data[0] === 0x0a
+      seen(lf ? 'CRLF' : 'CR', pendingCr)
+      if (lf) i = 1
+      pendingCr = -1
+    }
+    let cr = indexOf(data, 0x0d, i)
+    let lf = indexOf(data, 0x0a, i)
+    while (cr >= 0 || lf >= 0) {
+      if (lf >= 0 && (cr < 0 || lf < cr)) {
+        if (counts.LF === 0) seen('LF', byteOf(lf))
+        else counts.LF++
+        lf = indexOf(data, 0x0a, lf + 1)
+        continue
+      }
+      if (cr === length - 1) { pendingCr = byteOf(cr); break }
+      if (lf === cr + 1) {
+        if (counts.CRLF === 0) seen('CRLF', byteOf(cr))
+        else counts.CRLF++
+        lf = indexOf(data, 0x0a, lf + 1)
+      } else if (counts.CR === 0) seen('CR', byteOf(cr))
+      else counts.CR++
+      cr = indexOf(data, 0x0d, cr + 1)
+    }
+    base += size
+  }
+  if (pendingCr >= 0) seen('CR', pendingCr)
+  const kinds = (Object.keys(counts) as Ending[]).filter((k) => counts[k] > 0)
+  if (kinds.length < 2) return
+  kinds.sort((a, b) => first[a] - first[b])
+  const second = kinds[1]!
+  const byte = first[second]
+  found.add('mixed-line-endings', 'info', frameBefore(merger, byte),
+    `line endings of ${kinds.length} kinds: ${kinds.map((k) => `${counts[k]} ${k}`).join(', ')}; the first ${second} at byte ${byte}`,
+    { byteOffset: byte })
+}
+
+function indexOf(data: string | Uint8Array, unit: number, from: number): number {
+  return typeof data === 'string' ? data.indexOf(String.fromCharCode(unit), from) : data.indexOf(unit, from)
+}
+
+/** Frames whose bytes straddle a read boundary. */
+export function splitFrames(merger: Merger, ends: readonly number[], found: Findings): void {
+  const boundaries = ends.slice(0, -1)
+  if (boundaries.length === 0) return
+  const count = merger.frameCount
+  let j = 0
+  for (let seq = 0; seq < count && j < boundaries.length; seq++) {
+    const f = merger.frameInfo(seq)
+    while (j < boundaries.length && boundaries[j]! <= f.byteStart) j++
+    if (j >= boundaries.length || boundaries[j]! >= f.byteEnd) continue
+    let last = j
+    while (last + 1 < boundaries.length && boundaries[last + 1]! < f.byteEnd) last++
+    found.add('frame-split-across-reads', 'info', seq,
+      `frame ${seq} (bytes ${f.byteStart}–${f.byteEnd}) arrived in ${last - j + 2} reads (${j + 1} to ${last + 2} of ${ends.length})`,
+      { byteOffset: boundaries[j]! })
+  }
+}
+
+/**
+ * Frames holding a character cut in two by a read boundary: a read that begins with a UTF-8
+ * continuation byte (or, in text reads, a low surrogate after a high one). One diagnostic a frame.
+ */
+export function splitCharacters(merger: Merger, chunks: readonly CapturedChunk[], ends: readonly number[], found: Findings): void {
+  let last: { frame: number | null; count: number; byte: number; read: number } | null = null
+  const flush = () => {
+    if (last === null) return
+    const where = last.frame === null ? 'outside any frame' : `in frame ${last.frame}`
+    found.add('utf8-split-across-reads', 'info', last.frame,
+      `${last.count === 1 ? 'a character' : `${last.count} characters`} ${where} split across reads, the first between reads ${last.read} and ${last.read + 1} at byte ${last.byte}`,
+      { byteOffset: last.byte })
+  }
+  let previous: CapturedChunk | null = null
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i]!
+    const size = typeof c.data === 'string' ? c.data.length : c.data.byteLength
+    if (size === 0) continue
+    if (previous !== null && startsMidCharacter(previous, c)) {
+      const byte = ends[i - 1]!
+      const frame = frameHolding(merger, byte)
+      if (last !== null && last.frame === frame && frame !== null) last.count++
+      else {
+        flush()
+        last = { frame, count: 1, byte, read: i }
+      }
+    }
+    previous = c
+  }
+  flush()
+}
+
+function startsMidCharacter(previous: CapturedChunk, c: CapturedChunk): boolean {
+  if (typeof c.data !== 'string') return (c.data[0]! & 0xc0) === 0x80
+  const p = previous.data
+  return typeof p === 'string' && isHighSurrogate(p.charCodeAt(p.length - 1)) && isLowSurrogate(c.data.charCodeAt(0))
+}
