@@ -3,7 +3,7 @@
 // Where no time is known (a finished capture got its body at once, a pasted body), it says so
 // rather than show one identical time on every frame.
 
-import { usePanel } from '../context.js'
+import { showFrame, usePanel } from '../context.js'
 import { formatDuration } from '../format.js'
 
 /** Bars drawn at most: beyond, each bar is the largest gap of a run of frames. */
@@ -15,11 +15,11 @@ export function TimingStrip() {
   if (!view) return null
   const t = view.timing
   if (t === null) {
-    return view.row.state === 'live' ? <div class="ds-timing ds-status" data-testid="timing">timing: when the stream ends</div> : null
+    return view.row.state === 'live' ? <div class="ds-timing ds-timing-note" data-testid="timing">timing: when the stream ends</div> : null
   }
   if (t.timesUnknown) {
     const why = shell.kind === 'devtools' ? 'times unknown: turn on Live (without it the body arrives whole once the stream ended)' : 'times unknown: the input has no chunk times (export a fixture with Live capture on)'
-    return <div class="ds-timing ds-status" data-testid="timing" data-unknown="true">{why}</div>
+    return <div class="ds-timing ds-timing-note" data-testid="timing" data-unknown="true">{why}</div>
   }
   const marks: Array<[string, number | null, string]> = [
     ['first byte', t.ttfb, 'ttfb'],
@@ -30,7 +30,7 @@ export function TimingStrip() {
   ]
   const go = (seq: number) => {
     store.selectFrame(seq, { scrub: false })
-    ui.detailOpen.value = true
+    showFrame(ui)
   }
   return (
     <div class="ds-timing" data-testid="timing">
