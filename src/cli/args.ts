@@ -65,6 +65,7 @@ Options:
   -t, --transport <t>     force the framing: ${TRANSPORTS.join(', ')}
   --content-type <type>   the response's Content-Type (helps detect the framing)
   --url <url>             the request URL (helps detect the provider)
+                          (these four win over what a fixture or HAR recorded)
   -h, --help              this help
   -v, --version           the version
 

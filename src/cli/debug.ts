@@ -6,6 +6,7 @@ import { toFixture, type Fixture, type Recording } from '../exchange/index.js'
 import { createMerger, type MergeOptions, type Merger, type Reply } from '../library.js'
 import type { StreamArgs } from './args.js'
 import { readText, type Output } from './io.js'
+import { toJson } from './json.js'
 import { renderComparison, renderDiagnosis, renderTiming } from './report.js'
 import { fixtureOf, rawRecording, readWhole, recordingOptions, timedChunks, withFlags, type Source } from './source.js'
 import type { Style } from './style.js'
@@ -39,7 +40,7 @@ export async function checkCommand(source: Source, args: StreamArgs & { against:
   const { compareReply } = await import('../debug/compare.js')
   const comparison = compareReply(reference, result, { mergeOptions: args.options })
   if (args.json) {
-    await out.write(JSON.stringify(comparison, null, 2) + '\n')
+    await out.write(toJson(comparison, 2) + '\n')
   } else {
     const frameOf = (seq: number) => {
       if (!Number.isInteger(seq) || seq < 0 || seq >= merger.frameCount) return null
@@ -57,7 +58,7 @@ export async function diagnoseCommand(
   const { recording } = await recordingOf(source, args.options)
   const { diagnose } = await import('../debug/diagnose.js')
   const diagnostics = diagnose(recording, args.stallMs === null ? {} : { stallMs: args.stallMs })
-  if (args.json) await out.write(JSON.stringify({ diagnostics }, null, 2) + '\n')
+  if (args.json) await out.write(toJson({ diagnostics }, 2) + '\n')
   else {
     // where each frame starts in the file, and what merge lists beside: a second, cheap pass (no body kept)
     const { merger, reply } = replay(recording, false)
@@ -73,7 +74,7 @@ export async function timingCommand(
   const { recording } = await recordingOf(source, args.options)
   const { timing } = await import('../debug/timing.js')
   const figures = timing(recording, args.stallMs === null ? {} : { stallMs: args.stallMs })
-  if (args.json) await out.write(JSON.stringify(figures, null, 2) + '\n')
+  if (args.json) await out.write(toJson(figures, 2) + '\n')
   else await out.write(renderTiming(figures, style, source.kind === 'raw'))
   return 0
 }

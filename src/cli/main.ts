@@ -8,6 +8,7 @@ import type { MergeOptions, Reply } from '../library.js'
 import { HELP, parseCliArgs, type StreamArgs } from './args.js'
 import { streamDetails, type StreamDetails } from './details.js'
 import { InputError, Output, packageVersion, readChunks } from './io.js'
+import { toJson } from './json.js'
 import { frameJson, renderFrameRow, renderFramesHeader, renderReply, renderSummary, type ReplyView } from './render.js'
 import { openSource, recordingOptions, timedChunks, withFlags, type Source } from './source.js'
 import { ANSI, PLAIN, wantsColor, type Style } from './style.js'
@@ -66,7 +67,7 @@ async function mergeCommand(input: Feed, args: StreamArgs, out: Output, style: S
   await input.each((data, t) => pushTo(merger, data, t))
   const reply = merger.end()
   const details = streamDetails(merger)
-  if (args.json) await out.write(JSON.stringify(reply, null, 2) + '\n')
+  if (args.json) await out.write(toJson(reply, 2) + '\n')
   else await out.write(renderReply(view(merger, reply, details), style))
   return exitCode(reply, details)
 }

@@ -3,6 +3,7 @@
 // escaped, never sent to the terminal as they are.
 
 import type { Diagnostic, Frame, Reply, ReplyChoice, ReplyToolCall, StreamError } from '../library.js'
+import { toJson } from './json.js'
 import { PLAIN, type Style } from './style.js'
 
 export interface ReplyView {
@@ -118,7 +119,14 @@ function renderToolCall(call: ReplyToolCall, s: Style): string[] {
   if (call.id !== null) head.push(`id ${safeLine(call.id)}`)
   const out = ['  ' + s.cyan(head[0]!) + ' · ' + head.slice(1).join(' · ')]
   if (call.argumentsError === null) {
-    out.push(...block(JSON.stringify(call.parsedArguments, null, 2), '  ', s))
+    // arguments nested deeper than JSON.stringify reaches are shown as received
+    let pretty: string
+    try {
+      pretty = JSON.stringify(call.parsedArguments, null, 2)
+    } catch {
+      pretty = call.arguments
+    }
+    out.push(...block(pretty, '  ', s))
     return out
   }
   out.push('  ' + s.red(`arguments do not parse: ${safeLine(call.argumentsError)}`))
@@ -127,19 +135,22 @@ function renderToolCall(call: ReplyToolCall, s: Style): string[] {
   return out
 }
 
+/** Usage keys are flattened this deep; deeper objects stay compact JSON. */
+const USAGE_DEPTH = 8
+
 /** The provider's usage object, flattened to dotted keys; arrays stay compact JSON. */
 export function renderUsage(usage: Record<string, unknown>): string[] {
   const rows: Array<[string, string]> = []
-  const walk = (value: unknown, path: string) => {
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+  const walk = (value: unknown, path: string, depth: number) => {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && depth < USAGE_DEPTH) {
       const keys = Object.keys(value)
       if (keys.length === 0 && path !== '') rows.push([path, '{}'])
-      for (const k of keys) walk((value as Record<string, unknown>)[k], path === '' ? k : `${path}.${k}`)
+      for (const k of keys) walk((value as Record<string, unknown>)[k], path === '' ? k : `${path}.${k}`, depth + 1)
       return
     }
-    rows.push([path, typeof value === 'string' ? value : JSON.stringify(value) ?? String(value)])
+    rows.push([path, typeof value === 'string' ? value : clip(toJson(value), 200)])
   }
-  walk(usage, '')
+  walk(usage, '', 0)
   const width = Math.max(0, ...rows.map(([k]) => k.length))
   return rows.map(([k, v]) => `  ${safeLine(k).padEnd(width)}  ${safeLine(v)}`)
 }
@@ -230,6 +241,9 @@ export function renderFrameRow(frame: Frame, s: Style = PLAIN): string {
   ].join('  ') + '\n'
 }
 
+/** Values nested deeper than this are left out of a summary. */
+const SUMMARY_DEPTH = 64
+
 /** Keys that are the same in every frame of a stream, or bookkeeping: left out of summaries. */
 const QUIET_KEYS = new Set([
   'id', 'object', 'created', 'created_at', 'model', 'system_fingerprint', 'sequence_number', 'item_id',
@@ -257,17 +271,18 @@ export function frameSummary(frame: Frame, width = SUMMARY_WIDTH): string {
     length += part.length + 1
     return length <= width
   }
-  const walk = (value: unknown, key: string | null, top: boolean): boolean => {
+  const walk = (value: unknown, key: string | null, top: boolean, depth = 0): boolean => {
     if (value === null || value === undefined || value === false || value === '') return true
+    if (depth > SUMMARY_DEPTH) return true
     if (Array.isArray(value)) {
-      for (const v of value) if (!walk(v, key, false)) return false
+      for (const v of value) if (!walk(v, key, false, depth + 1)) return false
       return true
     }
     if (typeof value === 'object') {
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
         if (QUIET_KEYS.has(k)) continue
         if (top && k === 'type' && v === frame.event) continue
-        if (!walk(v, k, false)) return false
+        if (!walk(v, k, false, depth + 1)) return false
       }
       return true
     }

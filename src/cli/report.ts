@@ -6,6 +6,7 @@ import type { Comparison, Difference } from '../debug/compare-types.js'
 import { COMPARE_CAUSES } from '../debug/compare-causes.js'
 import type { Timing } from '../debug/timing.js'
 import type { Diagnostic, Reply } from '../library.js'
+import { toJson } from './json.js'
 import { clip, plural, rawLines, safeLine } from './render.js'
 import { PLAIN, type Style } from './style.js'
 
@@ -115,7 +116,7 @@ function valueText(value: unknown): { text: boolean; value: string } {
   if (typeof value === 'string') return { text: true, value }
   if (value === undefined) return { text: false, value: '(absent)' }
   try {
-    return { text: false, value: JSON.stringify(value) ?? String(value) }
+    return { text: false, value: toJson(value) }
   } catch {
     return { text: false, value: Object.prototype.toString.call(value) }
   }

@@ -240,3 +240,27 @@ describe.concurrent('usage errors and unreadable files: exit 2, one line on stde
     expect(stdout).toBe(json(merge(bytes('samples/gemini.sse'))))
   })
 })
+
+describe.concurrent('hostile input: never an internal error', { timeout: 120_000 }, () => {
+  const deep = (n: number) => '['.repeat(n) + ']'.repeat(n)
+  const deepArguments = temp('deep-arguments.sse',
+    chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: deep(100_000) } }] }) +
+    chunk({}, 'tool_calls') + 'data: [DONE]\n\n')
+  const deepFrame = temp('deep-frame.sse', `data: {"choices":[{"index":0,"delta":{"content":"x"}}],"x":${deep(100_000)}}\n\ndata: [DONE]\n\n`)
+  const deepResult = temp('deep-result.json', deep(100_000))
+  const noise = temp('noise.bin', new Uint8Array(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256)))
+  const commands = [['merge'], ['merge', '--json'], ['frames'], ['frames', '--json'], ['diagnose'], ['timing'], ['check', '--against', deepResult], ['check', '--json', '--against', deepResult]]
+
+  it.each([deepArguments, deepFrame, noise].flatMap((file) => commands.map((c) => [...c, file])))('%j', async (...args) => {
+    const r = await runCli(args)
+    expect(r.stderr).toBe('')
+    expect([0, 1]).toContain(r.code)
+  })
+
+  it('tool-call arguments nested past the stack: shown as received; --json is still the Reply', async () => {
+    const r = await runCli(['merge', deepArguments])
+    expect(r.stdout).toContain(`  │ ${deep(100_000)}\n`)
+    const asJson = await runCli(['merge', '--json', deepArguments])
+    expect(JSON.parse(asJson.stdout).choices[0].toolCalls[0].arguments).toBe(deep(100_000))
+  })
+})
