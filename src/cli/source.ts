@@ -25,17 +25,17 @@ export async function openSource(file: string, entry: number | null): Promise<So
   const head: Uint8Array[] = []
   let size = 0
   let done = false
-  while (size < SNIFF_BYTES) {
+  let verdict: Verdict = 'more'
+  // read until the start tells (a live pipe is not held back: most streams tell at once)
+  for (;;) {
+    verdict = sniffDocument(decode(concat(head, size)), done)
+    if (verdict === 'more' && size >= SNIFF_BYTES) verdict = 'stream'
+    if (verdict !== 'more') break
     const next = await nextChunk(iterator, file)
-    if (next.done) { done = true; break }
-    head.push(next.value)
-    size += next.value.length
+    if (next.done) done = true
+    else { head.push(next.value); size += next.value.length }
   }
-  const kind = sniffDocument(decode(concat(head, size)))
-  if (kind === null) {
-    if (entry !== null) throw new InputError(`--entry picks an entry of a HAR, but ${label(file)} is a raw stream`)
-    return { kind: 'raw', file, chunks: replay(head, done ? null : iterator) }
-  }
+  if (verdict === 'stream') return rawSource(file, entry, replay(head, done ? null : iterator))
   // a document: read whole (a fixture or HAR is parsed as one JSON value anyway)
   const parts = head
   let total = size
@@ -46,16 +46,22 @@ export async function openSource(file: string, entry: number | null): Promise<So
   }
   const bytes = concat(parts, total)
   const imported = importBytes(bytes, file === '-' ? undefined : file, { idPrefix: 'cli' })
-  if (imported.kind === 'error') throw new InputError(`${label(file)}: ${oneLine(imported.message)}`)
-  if (imported.kind === 'stream') {
-    // it started like a document but is not one (NDJSON whose first object has such a key)
-    if (entry !== null) throw new InputError(`--entry picks an entry of a HAR, but ${label(file)} is a raw stream`)
-    return { kind: 'raw', file, chunks: replay([bytes], null) }
+  if (imported.kind === 'error') {
+    // NDJSON whose first object has such a key is a stream after all (its first object ends before the file does)
+    if (sniffDocument(decode(bytes), true) === 'stream') return rawSource(file, entry, replay([bytes], null))
+    throw new InputError(`${label(file)}: ${oneLine(imported.message)}`)
   }
+  // it started like a document but is not one (not UTF-8, or not JSON after all)
+  if (imported.kind === 'stream') return rawSource(file, entry, replay([bytes], null))
   const n = entry ?? 1
   const recording = imported.items[n - 1]
   if (recording === undefined) throw new InputError(`--entry ${n}: ${listEntries(file, imported.kind, imported.items)}`)
   return { kind: imported.kind, file, recording, warnings: imported.warnings, bytes }
+}
+
+function rawSource(file: string, entry: number | null, chunks: AsyncIterable<Uint8Array>): Source {
+  if (entry !== null) throw new InputError(`--entry picks an entry of a HAR, but ${label(file)} is a raw stream`)
+  return { kind: 'raw', file, chunks }
 }
 
 /** The fixture itself (with its chunks), for a source that is one. */
@@ -124,17 +130,24 @@ export function* timedChunks(recording: Recording): Generator<{ data: string | U
 // ---------------------------------------------------------------------------
 // Recognising a document from its start
 
+/** What the start of a file says: a document, a stream, or not yet (read more). */
+export type Verdict = DocumentKind | 'stream' | 'more'
+
 /**
  * 'fixture' when the file starts with a JSON object with a top-level "format":
- * "deltascope-fixture", 'har' when that object has a top-level "log" object, else null (a
- * stream: SSE, NDJSON, a JSON array, anything else). Only `head` is read: a key past it is not
- * seen. An object that ends inside `head` with more text after it is the first line of NDJSON.
+ * "deltascope-fixture", 'har' when that object has a top-level "log" object, 'stream'
+ * otherwise (SSE, NDJSON, a JSON array, anything else), 'more' when `head` does not tell yet.
+ * Decided as early as possible, so a stream piped in live is not held back: anything but an
+ * object at the start, or a first object that closes without those keys, is a stream at once.
+ * `final`: head is the whole file; then a first object followed by more text is NDJSON even
+ * with such a key.
  */
-export function sniffDocument(head: string): DocumentKind | null {
+export function sniffDocument(head: string, final: boolean): Verdict {
   const n = head.length
   let i = head.charCodeAt(0) === 0xfeff ? 1 : 0
   while (i < n && isSpace(head.charCodeAt(i))) i++
-  if (head[i] !== '{') return null
+  if (i === n) return final ? 'stream' : 'more'
+  if (head[i] !== '{') return 'stream'
   let depth = 0
   let previous = ''
   let kind: DocumentKind | null = null
@@ -142,8 +155,14 @@ export function sniffDocument(head: string): DocumentKind | null {
     const c = head[i]!
     if (c === '"') {
       const end = stringEnd(head, i)
-      if (end < 0) return kind
-      if (kind === null && depth === 1 && (previous === '{' || previous === ',')) kind = documentKey(head, i, end)
+      if (end < 0) break
+      if (kind === null && depth === 1 && (previous === '{' || previous === ',')) {
+        const key = documentKey(head, i, end)
+        if (key === 'more') return final ? 'stream' : 'more'
+        kind = key
+        // a document is read whole anyway: say so now, and check the rest once it is all there
+        if (kind !== null && !final) return kind
+      }
       previous = '"'
       i = end - 1
       continue
@@ -153,27 +172,33 @@ export function sniffDocument(head: string): DocumentKind | null {
       depth--
       if (depth === 0) {
         // the first value ended: a document is all there is, NDJSON goes on
+        if (kind === null) return 'stream'
         let j = i + 1
         while (j < n && isSpace(head.charCodeAt(j))) j++
-        return j === n ? kind : null
+        return j === n ? kind : 'stream'
       }
     }
     if (!isSpace(c.charCodeAt(0))) previous = c
   }
-  return kind
+  // the first object goes on past head
+  if (final) return kind ?? 'stream'
+  return 'more'
 }
 
-/** The key of a top-level member at [start, end) and its value: which document it makes, if any. */
-function documentKey(head: string, start: number, end: number): DocumentKind | null {
+/** The key of a top-level member at [start, end): which document it makes, if any ('more': its value is past head). */
+function documentKey(head: string, start: number, end: number): DocumentKind | null | 'more' {
   const key = head.slice(start + 1, end - 1)
   if (key !== 'log' && key !== 'format') return null
   let j = end
   while (j < head.length && isSpace(head.charCodeAt(j))) j++
+  if (j === head.length) return 'more'
   if (head[j] !== ':') return null
   j++
   while (j < head.length && isSpace(head.charCodeAt(j))) j++
-  if (key === 'log') return head[j] === '{' ? 'har' : null
-  return head.startsWith('"deltascope-fixture"', j) ? 'fixture' : null
+  if (key === 'log') return j === head.length ? 'more' : head[j] === '{' ? 'har' : null
+  const value = '"deltascope-fixture"'
+  if (head.length - j < value.length) return value.startsWith(head.slice(j)) ? 'more' : null
+  return head.startsWith(value, j) ? 'fixture' : null
 }
 
 /** Index just past the string starting at `start` (a quote), or -1 when it does not end in `text`. */

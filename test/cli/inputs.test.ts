@@ -1,6 +1,7 @@
 // Every command reads a raw body, a Deltascope fixture or a HAR, recognised from the content:
 // the real CLI on fixtures and HARs written to temp files.
 
+import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -152,5 +153,36 @@ describe.concurrent('inputs: raw body, fixture or HAR, recognised from the conte
       stdout: json(fixture.expected),
       stderr: 'deltascope: warning: the chunks do not add up to body: the chunks are replayed, body is ignored\n',
     })
+  })
+})
+
+describe.concurrent('a stream piped in live is not held back to be recognised', { timeout: 120_000 }, () => {
+  /** Writes `first` to `frames -` and keeps stdin open: resolves with stdout once `expected` shows. */
+  function firstRow(first: string, expected: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'frames', '-'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+      let out = ''
+      const timer = setTimeout(() => { child.kill(); reject(new Error(`no row before the end of stdin: ${JSON.stringify(out)}`)) }, 60_000)
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString('utf8')
+        if (out.includes(expected)) {
+          clearTimeout(timer)
+          child.stdin.end()
+          resolve(out)
+        }
+      })
+      child.on('error', reject)
+      child.stdin.write(first)
+    })
+  }
+
+  it('SSE', async () => {
+    const out = await firstRow('data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n', 'content:"Hi"')
+    expect(out.split('\n')[1]).toMatch(/^ {4}0 +1 +- +data +\d+ +content:"Hi"$/)
+  })
+
+  it('NDJSON (its first object closes without a fixture or HAR key)', async () => {
+    const out = await firstRow('{"model":"m","message":{"role":"assistant","content":"Hi"},"done":false}\n', 'content:"Hi"')
+    expect(out.split('\n')[1]).toMatch(/^ {4}0 +1 +- +data +\d+ .*content:"Hi"/)
   })
 })
