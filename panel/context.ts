@@ -4,8 +4,32 @@
 import { signal, type Signal } from '@preact/signals'
 import { createContext } from 'preact'
 import { useContext } from 'preact/hooks'
+import { createSizes, type Sizes } from './layout.js'
 import type { PanelShell } from './shell.js'
 import type { PanelStore } from './store.js'
+
+/** One entry of a menu (right-click, or the Export button's): plain text and an action. */
+export interface MenuItem {
+  label: string
+  /** A stable name for tests (data-action). */
+  action: string
+  run: () => void | Promise<void>
+  disabled?: boolean
+  title?: string
+  /** A line before it. */
+  separator?: boolean
+}
+
+/** The menu shown, at a point of the page (client coordinates). */
+export interface MenuState {
+  x: number
+  y: number
+  label: string
+  items: MenuItem[]
+  /** Where focus goes back to when it closes. */
+  returnFocus: HTMLElement | null
+  testid?: string
+}
 
 export interface UiState {
   /** The frame detail pane is open. */
@@ -15,6 +39,12 @@ export interface UiState {
   /** A short message after an action (copied, saved). */
   status: Signal<string>
   theme: Signal<'light' | 'dark'>
+  /** The pane shown when frames and reply are tabs (a narrow panel). */
+  tab: Signal<'frames' | 'reply'>
+  /** The open menu, if any. */
+  menu: Signal<MenuState | null>
+  /** Pane sizes the user dragged (kept through the shell's storage when it has one). */
+  sizes: Sizes
 }
 
 export interface PanelContextValue {
@@ -23,8 +53,28 @@ export interface PanelContextValue {
   ui: UiState
 }
 
-export function createUiState(theme: 'light' | 'dark'): UiState {
-  return { detailOpen: signal(false), includeCredentials: signal(false), status: signal(''), theme: signal(theme) }
+export function createUiState(theme: 'light' | 'dark', storage?: PanelShell['storage']): UiState {
+  return {
+    detailOpen: signal(false),
+    includeCredentials: signal(false),
+    status: signal(''),
+    theme: signal(theme),
+    tab: signal('frames'),
+    menu: signal(null),
+    sizes: createSizes(storage),
+  }
+}
+
+/** Opens the selected frame's detail, and shows the Frames tab when frames and reply are tabs (a link to a frame from the reply side). */
+export function showFrame(ui: UiState): void {
+  ui.detailOpen.value = true
+  ui.tab.value = 'frames'
+}
+
+/** Says something short after an action; it goes after 6 s unless something else was said since. */
+export function say(ui: UiState, message: string): void {
+  ui.status.value = message
+  setTimeout(() => { if (ui.status.value === message) ui.status.value = '' }, 6000)
 }
 
 export const PanelContext = createContext<PanelContextValue | null>(null)

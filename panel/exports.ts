@@ -8,6 +8,7 @@ import { toCurl } from '../src/exchange/curl.js'
 import { toHar } from '../src/exchange/har.js'
 import { toJsonLines, toRawBody } from '../src/exchange/raw.js'
 import { toTestFile } from '../src/exchange/testfile.js'
+import { plural } from './format.js'
 import type { PanelShell } from './shell.js'
 import type { ExportSource } from './store.js'
 
@@ -54,7 +55,7 @@ export async function runExport(action: ExportAction, source: ExportSource, shel
       const lines = toJsonLines(source.frames())
       const name = exportFileName(request, 'jsonl')
       shell.save(name, 'application/jsonl', lines.text)
-      return `Saved ${name} (${lines.lines} lines${lines.skipped.length > 0 ? `, ${lines.skipped.length} frames left out` : ''})`
+      return `Saved ${name} (${plural(lines.lines, 'line')}${lines.skipped.length > 0 ? `, ${plural(lines.skipped.length, 'frame')} left out` : ''})`
     }
     case 'curl':
       await shell.copy(toCurl(request, options))

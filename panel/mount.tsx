@@ -19,6 +19,12 @@
 //   frame-error      one per frame that failed to parse; data-frame
 //   stream-error     one per provider error inside the stream; data-frame
 //   diagnostic       one per core diagnostic; data-code
+//   request-incomplete  the mark on a request row whose stream is incomplete; title = the reason
+//   frame-search     the "Search frames" box; search-count ("N of M"), search-error (an invalid regex)
+//   frame-row data-incomplete="true"  the partial last frame of a stream the page cancelled
+//   pane-tab-frames, pane-tab-reply   the Frames / Reply tabs of a narrow panel (role tab)
+//   context-menu     the right-click menu (role menu; items role menuitem, data-action)
+//   export-menu      the Export button when the export actions do not fit (the actions are then its menu items)
 //   scrubber, scrub-slider, scrub-label, filter, hide-dimmed, live-toggle, clear, export-bar,
 //   export-{fixture,test,har,raw,jsonl,curl}, include-credentials, frame-detail, frame-raw,
 //   json-tree, usage, note, force-provider, force-transport, more-tool-calls (past the first 50 calls),
@@ -40,10 +46,16 @@ export interface MountOptions {
 export function mountPanel(root: HTMLElement, shell: PanelShell, options: MountOptions = {}): () => void {
   root.classList.add('ds-mount')
   const store = createPanelStore(shell)
-  const ui = createUiState(shell.theme())
+  const ui = createUiState(shell.theme(), shell.storage)
   options.onStore?.(store)
   const stopTheme = shell.onThemeChange((theme) => { ui.theme.value = theme })
   const disconnect = shell.connect((event) => applyEvent(store, event))
+  // the host's search bar (DevTools' onSearch, where the shell relays it) drives the frame search
+  const stopSearch = shell.onSearch?.((action, query) => {
+    if (action === 'performSearch') applyEvent(store, { type: 'search', query: query ?? '' })
+    else if (action === 'cancelSearch') applyEvent(store, { type: 'search', query: '' })
+    else applyEvent(store, { type: 'search-step', delta: action === 'nextSearchResult' ? 1 : -1 })
+  })
   render(
     <PanelContext.Provider value={{ store, shell, ui }}>
       <App />
@@ -52,6 +64,7 @@ export function mountPanel(root: HTMLElement, shell: PanelShell, options: MountO
   )
   return () => {
     disconnect()
+    stopSearch?.()
     stopTheme()
     render(null, root)
     root.classList.remove('ds-mount')

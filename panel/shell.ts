@@ -26,4 +26,23 @@ export interface PanelShell {
   /** Optional: saves exact bytes (a raw body that is not valid UTF-8). Without it the panel saves the text. */
   saveBytes?(filename: string, mime: string, content: Uint8Array): void
   copy(text: string): Promise<void>
+  /**
+   * Optional: where the panel keeps its layout (pane sizes) between sessions. Strings only;
+   * may throw (storage full or refused): the panel then keeps them in memory. The page gives
+   * localStorage; without it the sizes last as long as the panel.
+   */
+  storage?: {
+    get(key: string): string | null
+    set(key: string, value: string): void
+  }
+  /**
+   * Optional: the host's own search bar drives the frame search (DevTools:
+   * chrome.devtools.panels ExtensionPanel.onSearch, whose actions are performSearch with the
+   * query, nextSearchResult, previousSearchResult and cancelSearch). The panel subscribes when
+   * it mounts and applies them as `search` / `search-step` events; returns an unsubscribe.
+   */
+  onSearch?(callback: (action: SearchAction, query?: string) => void): () => void
 }
+
+/** What a host search bar asks (the names of chrome.devtools.panels onSearch). */
+export type SearchAction = 'performSearch' | 'nextSearchResult' | 'previousSearchResult' | 'cancelSearch'

@@ -10,10 +10,11 @@
 //   provenance-schedule.ts  when to build its provenance index (frame ↔ reply text)
 //   frame-list.ts           its frame list: rows built for the rows in view only
 //   frame-flags.ts          which of its frames are dimmed, classified in slices
+//   search.ts               search inside its frames, in slices; the reply text the matches produced
 //   selection.ts            the selected request, frame and moment, and its view
 //   highlights.ts           frame ↔ reply positions in the reply shown
-//   filter.ts               the request list and its filter
-//   notes.ts                what the user should know
+//   filter.ts               the request list (by start time) and its filter
+//   notes.ts                what the user should know, each message once
 //   debug.ts                a request's diagnostics and timing, once its body ended
 //   comparison.ts           compare with my client, diff two captures
 //   budget.ts               the clock, and when work that grows with the stream runs again
@@ -41,7 +42,7 @@ import type { FrameItem, Highlight, LiveState, Note, Recordings, RequestRow, Sel
 
 export type {
   BrokenInfo, ExportSource, FrameItem, Highlight, LiveState, Note, ProviderReason, Recordings, RequestRow, RequestState,
-  SelectionView, StoreOptions,
+  SearchView, SelectionView, StoreOptions,
 } from './store/types.js'
 export { applyEvent, type PanelEvent } from './store/events.js'
 export type { CompareAgainst, ComparisonView } from './store/comparison.js'
@@ -68,11 +69,16 @@ export interface PanelStore {
   runBatch(): void
   /** Bumped once per batch. */
   readonly version: ReadonlySignal<number>
-  /** Every request, in arrival order. */
+  /** Every request, by start time (then arrival), as in the Network panel. */
   readonly requests: ReadonlySignal<RequestRow[]>
   /** The request list after the filter. */
   readonly rows: ReadonlySignal<RequestRow[]>
   readonly filter: Signal<string>
+  /**
+   * The frame search: plain text (case-insensitive) or /regex/flags, over the selected
+   * request's frames (store/search.ts). Also set by a `search` event (DevTools' search bar).
+   */
+  readonly search: Signal<string>
   /** Hide comments, pings and [DONE]. */
   readonly hideDimmed: Signal<boolean>
   readonly preserveLog: Signal<boolean>
@@ -89,6 +95,8 @@ export interface PanelStore {
   selectFrame(seq: number | null, options?: { scrub?: boolean }): void
   /** Moves the frame selection over visible frames (arrow keys); Infinity = last. */
   moveFrame(delta: number): void
+  /** Selects the next frame the search matched (delta 1) or the one before (-1), wrapping around. */
+  searchStep(delta: number): void
   moveRequest(delta: number): void
   /** Shows the reply as it stood after frame `seq`; null shows the latest. */
   scrubTo(seq: number | null): void
@@ -102,6 +110,8 @@ export interface PanelStore {
   rangesFor(seq: number): Highlight[]
   clear(): void
   dismissNote(index: number): void
+  /** Removes every note (the Clear button; a navigation keeps them). */
+  clearNotes(): void
   /** What was recorded, read-only: the exports read it. */
   readonly recordings: Recordings
   readonly parts: StoreParts
@@ -125,8 +135,9 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
   const recorder = new Recorder(env, backlogs, options.maxBytesPerRequest ?? DEFAULT_MAX_BYTES)
   const filter = signal('')
   const hideDimmed = signal(false)
+  const search = signal('')
   const { requests, rows } = createRequestList(recorder, batches, filter)
-  const selection = new Selection(recorder, batches, hideDimmed, options.autoScrubMaxFrames ?? AUTO_SCRUB_MAX_FRAMES)
+  const selection = new Selection(recorder, batches, hideDimmed, options.autoScrubMaxFrames ?? AUTO_SCRUB_MAX_FRAMES, search)
   const live = signal<LiveState>({ enabled: initialLive(shell), message: null })
   const comparisons = new Comparisons({ get: (id) => recorder.get(id) })
 
@@ -144,6 +155,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     requests,
     rows,
     filter,
+    search,
     hideDimmed,
     preserveLog: signal(false),
     notes: notes.list,
@@ -155,6 +167,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     select: (id) => selection.select(id),
     selectFrame: (seq, opts) => selection.selectFrame(seq, opts),
     moveFrame: (delta) => selection.moveFrame(delta),
+    searchStep: (delta) => selection.stepMatch(delta),
     moveRequest: (delta) => selection.moveRequest(rows.peek(), delta),
     scrubTo: (seq) => { selection.scrub.value = seq },
     frameItems(from, to) {
@@ -182,6 +195,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
       })
     },
     dismissNote: (index) => notes.dismiss(index),
+    clearNotes: () => notes.clear(),
     recordings: { get: (id) => recorder.get(id) },
     parts: { batches, recorder, selection, notes, live, comparisons },
     dispose() {

@@ -2,6 +2,7 @@
 
 import { useState } from 'preact/hooks'
 import type { ReplyChoice } from '../../src/library.js'
+import { plural } from '../format.js'
 import type { Highlight } from '../store.js'
 import { ToolCallView } from './ToolCallView.js'
 import { TracedText } from './TracedText.js'
@@ -10,6 +11,8 @@ interface Props {
   choice: ReplyChoice
   multiple: boolean
   highlight: Highlight[]
+  /** The text the frames a search matched produced. */
+  found?: Highlight[]
   /** Not the final reply: rewound to a frame, or still streaming. */
   partial: boolean
   /** Still streaming, and shown as it stands (not rewound): the texts grow on every batch. */
@@ -25,41 +28,45 @@ interface Props {
 export const TOOL_CALLS_SHOWN = 50
 
 const NONE: ReadonlySet<string> = new Set()
+const NO_MARKS: Highlight[] = []
 
-export function ChoiceView({ choice, multiple, highlight, partial, growing = false, differs = NONE }: Props) {
+export function ChoiceView({ choice, multiple, highlight, found = NO_MARKS, partial, growing = false, differs = NONE }: Props) {
   const [limit, setLimit] = useState(TOOL_CALLS_SHOWN)
   const field = (channel: 'content' | 'reasoning' | 'refusal') => ({ choice: choice.index, channel, toolCall: null })
   const path = (f: string) => `choices[${choice.index}].${f}`
   const diff = (f: string) => (differs.has(path(f)) ? { class: ' ds-differs', attr: true } : { class: '', attr: undefined })
-  const marks = (channel: string) => highlight.filter((h) => h.field.choice === choice.index && h.field.channel === channel)
+  const of = (list: Highlight[], channel: string, call: number | null = null) =>
+    list.filter((h) => h.field.choice === choice.index && h.field.channel === channel && (call === null || h.field.toolCall === call))
+  const marks = (channel: string) => of(highlight, channel)
+  const finds = (channel: string) => (found.length === 0 ? NO_MARKS : of(found, channel))
   return (
     <article class="ds-choice" data-testid="reply-choice" data-index={choice.index}>
       <div class="ds-choice-head">
         <span>choice <b>{choice.index}</b></span>
         {choice.role !== null && <span>role <b>{choice.role}</b></span>}
-        {multiple && <span>{choice.content.length} chars</span>}
+        {multiple && <span>{plural(choice.content.length, 'char')}</span>}
       </div>
       {choice.reasoning !== '' && (
         <details class={`ds-field ds-reasoning${diff('reasoning').class}`} data-differs={diff('reasoning').attr} open>
-          <summary>reasoning · {choice.reasoning.length} chars</summary>
-          <TracedText testid="reply-reasoning" text={choice.reasoning} field={field('reasoning')} marks={marks('reasoning')} growing={growing} />
+          <summary>reasoning · {plural(choice.reasoning.length, 'char')}</summary>
+          <TracedText testid="reply-reasoning" text={choice.reasoning} field={field('reasoning')} marks={marks('reasoning')} found={finds('reasoning')} growing={growing} />
         </details>
       )}
       <div class={`ds-field${diff('content').class}`} data-differs={diff('content').attr} data-field="content">
         <div class="ds-field-label">content</div>
-        <TracedText testid="reply-content" text={choice.content} field={field('content')} marks={marks('content')} growing={growing} />
+        <TracedText testid="reply-content" text={choice.content} field={field('content')} marks={marks('content')} found={finds('content')} growing={growing} />
       </div>
       {choice.refusal !== '' && (
         <div class={`ds-field ds-refusal${diff('refusal').class}`} data-differs={diff('refusal').attr}>
           <div class="ds-field-label">refusal</div>
-          <TracedText testid="reply-refusal" text={choice.refusal} field={field('refusal')} marks={marks('refusal')} growing={growing} />
+          <TracedText testid="reply-refusal" text={choice.refusal} field={field('refusal')} marks={marks('refusal')} found={finds('refusal')} growing={growing} />
         </div>
       )}
       {choice.toolCalls.length > 0 && (
         <div class={`ds-field${diff('toolCalls').class}`} data-differs={diff('toolCalls').attr}>
           <div class="ds-field-label">tool calls ({choice.toolCalls.length})</div>
           {choice.toolCalls.map((call, i) => {
-            const marks = highlight.filter((h) => h.field.choice === choice.index && h.field.channel === 'arguments' && h.field.toolCall === i)
+            const marks = of(highlight, 'arguments', i)
             // past the limit, only the call the selected frame wrote into
             if (i >= limit && marks.length === 0) return null
             return (
@@ -70,12 +77,13 @@ export function ChoiceView({ choice, multiple, highlight, partial, growing = fal
                 partial={partial}
                 growing={growing}
                 marks={marks}
+                found={found.length === 0 ? NO_MARKS : of(found, 'arguments', i)}
               />
             )
           })}
           {choice.toolCalls.length > limit && (
             <button type="button" class="ds-link ds-more" data-testid="more-tool-calls" onClick={() => setLimit(limit + TOOL_CALLS_SHOWN * 4)}>
-              … {(choice.toolCalls.length - limit).toLocaleString('en')} more tool calls: show {Math.min(TOOL_CALLS_SHOWN * 4, choice.toolCalls.length - limit)} more
+              … {(choice.toolCalls.length - limit).toLocaleString('en')} more tool call{choice.toolCalls.length - limit === 1 ? '' : 's'}: show {Math.min(TOOL_CALLS_SHOWN * 4, choice.toolCalls.length - limit)} more
             </button>
           )}
         </div>

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks'
 import { COMPARE_CAUSES } from '../../src/debug/compare-causes.js'
 import type { Difference } from '../../src/debug/compare-types.js'
-import { usePanel } from '../context.js'
+import { showFrame, usePanel } from '../context.js'
 import { oneLine } from '../format.js'
 import type { ComparisonView } from '../store.js'
 import { VisibleText } from './VisibleText.js'
@@ -64,7 +64,7 @@ export function ComparePane() {
             or diff with{' '}
             <select aria-label="Another request to compare with" data-testid="compare-request" value="" onChange={(e) => compareRequest((e.target as HTMLSelectElement).value)}>
               <option value="">another request…</option>
-              {others.map((r) => <option key={r.id} value={r.id}>{oneLine(`${r.method} ${r.path}`, 60)} ({r.frames} frames)</option>)}
+              {others.map((r) => <option key={r.id} value={r.id}>{oneLine(`${r.method} ${r.path}`, 60)} ({r.frames} frame{r.frames === 1 ? '' : 's'})</option>)}
             </select>
           </label>
         )}
@@ -81,7 +81,7 @@ function ComparisonResult({ comparison }: { comparison: ComparisonView }) {
   const go = (frame: number | null) => {
     if (frame === null) return
     store.selectFrame(frame, { scrub: false })
-    ui.detailOpen.value = true
+    showFrame(ui)
   }
   const [first, ...rest] = result.differences
   return (

@@ -1,5 +1,6 @@
 // One frame in full: where it sits in the body, its raw text, and its JSON as a tree.
-// For a broken frame, the parser's message and the spot it points at.
+// For a broken frame, the parser's message and the spot it points at; for the partial last
+// frame of a stream the page cancelled, that it is incomplete (not malformed).
 
 import { formatBytes, formatClock } from '../format.js'
 import { usePanel } from '../context.js'
@@ -11,23 +12,29 @@ export function FrameDetail({ seq }: { seq: number }) {
   store.version.value // re-read when the body grows (an unterminated last frame can change)
   const frame = store.frame(seq)
   if (!frame) return null
-  const error = frame.error
+  const incomplete = store.selection.value?.row.partialFrame === seq
+  const error = incomplete ? undefined : frame.error
   return (
     <section class="ds-detail" aria-label={`Frame ${seq}`} data-testid="frame-detail">
       <div class="ds-detail-head">
         <b>Frame {frame.seq}</b>
-        <span>{frame.kind === 'invalid' ? 'broken' : frame.kind}</span>
+        <span>{incomplete ? 'incomplete' : frame.kind === 'invalid' ? 'broken' : frame.kind}</span>
         {frame.event !== null && <span>event <b>{frame.event}</b></span>}
         {frame.id !== null && <span>id {frame.id}</span>}
         <span>line {frame.line}</span>
         <span title="byte offsets in the body">bytes {frame.byteStart}–{frame.byteEnd} ({formatBytes(frame.byteEnd - frame.byteStart)})</span>
         {frame.time !== null && <span>{formatClock(frame.time)}</span>}
-        {frame.unterminated && <span class="ds-badge bad">not ended by a blank line</span>}
+        {frame.unterminated && !incomplete && <span class="ds-badge bad">not ended by a blank line</span>}
         <span class="ds-spacer" />
         <button type="button" class="ds-button" onClick={() => void copy(frame.data)}>Copy data</button>
         <button type="button" class="ds-button" aria-label="Close frame" onClick={() => { ui.detailOpen.value = false }}>✕</button>
       </div>
       <div class="ds-detail-body">
+        {incomplete && (
+          <p class="ds-status" data-testid="frame-detail-incomplete">
+            Incomplete: the page cancelled the stream while this frame was arriving, so its data stops where the stream did.
+          </p>
+        )}
         {error && (
           <>
             <p class="ds-error-text" data-testid="frame-detail-error">

@@ -1,10 +1,14 @@
 // The frames of the selected request, virtualised: only the rows in view are built (the
 // store builds each from the core on demand), so 100,000 frames cost what 40 do.
-// Arrows move, Page Up/Down jump, Home/End go to the ends, Enter opens the frame.
+// Arrows move, Page Up/Down jump, Home/End go to the ends, Enter opens the frame; a right
+// click opens the frame's menu. While a search runs, the list holds the matching frames only.
 
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { usePanel } from '../context.js'
+import { frameMenu } from '../menus.js'
 import { FrameRowView, type RowColumns } from './FrameRowView.js'
+import { openMenu } from './Menu.js'
+import { UnreadBody } from './UnreadBody.js'
 
 export const ROW_HEIGHT = 20
 const HEAD_HEIGHT = 20
@@ -21,7 +25,8 @@ const NARROWER = 460
 const MAX_EVENT_CHARS = 26
 
 export function FrameList() {
-  const { store, ui } = usePanel()
+  const ctx = usePanel()
+  const { store, ui } = ctx
   const view = store.selection.value
   const ref = useRef<HTMLDivElement>(null)
   /** Where the list is scrolled (the scroll events keep it; following a live stream sets it). */
@@ -112,7 +117,8 @@ export function FrameList() {
     columns.times && '5.5em',
     columns.clock && '7.5em',
     columns.labels && (width > NARROWER ? eventWidth : `min(${eventWidth}, 14ch)`),
-    '4.5em',
+    // the kind: "incomplete" is wider than data, done and broken, and only a cancelled stream's last frame has it
+    view.row.partialFrame === null ? '4.5em' : 'calc(10ch + 4px)',
     columns.size && '4em',
     // the summary takes what is left
     'minmax(6ch, 1fr)',
@@ -133,6 +139,11 @@ export function FrameList() {
     store.selectFrame(seq)
     ui.detailOpen.value = true
   }
+  const onMenu = (seq: number, e: MouseEvent) => {
+    e.preventDefault()
+    store.selectFrame(seq)
+    openMenu(ui, e, `Frame ${seq}`, frameMenu(ctx, view.id, seq, e))
+  }
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return
@@ -151,6 +162,15 @@ export function FrameList() {
         if (!ui.detailOpen.value) return
         ui.detailOpen.value = false
         break
+      case 'ContextMenu': {
+        const seq = store.selectedFrame.value
+        const row = seq === null ? null : ref.current?.querySelector(`[data-seq="${seq}"]`)
+        if (seq === null || !row) return
+        const r = row.getBoundingClientRect()
+        const at = new MouseEvent('contextmenu', { clientX: r.left + 24, clientY: r.bottom })
+        openMenu(ui, at, `Frame ${seq}`, frameMenu(ctx, view.id, seq, at))
+        break
+      }
       default: return
     }
     e.preventDefault()
@@ -190,15 +210,30 @@ export function FrameList() {
               selected={item.type === 'frame' && item.seq === view.frame}
               columns={columns}
               onOpen={onOpen}
+              onMenu={onMenu}
             />
           ))}
         </div>
-        {count === 0 && (
-          <div class="ds-empty">
-            {view.row.state === 'live' ? 'Waiting for the first frame…' : 'No frames: see the diagnostics beside.'}
-          </div>
-        )}
       </div>
+      {count === 0 && <Empty />}
+    </div>
+  )
+}
+
+/** What an empty list says: no match, nothing yet, or a body that is not a stream (its raw text). */
+function Empty() {
+  const { store } = usePanel()
+  const view = store.selection.value!
+  const { search, row } = view
+  if (search && search.error === null) {
+    return <div class="ds-empty" data-testid="frames-empty">{search.done ? 'No frame matches the search.' : 'Searching…'}</div>
+  }
+  if (view.frameCount > 0) return <div class="ds-empty" data-testid="frames-empty">Every frame is hidden (Hide pings &amp; [DONE]).</div>
+  if (row.state === 'live') return <div class="ds-empty" data-testid="frames-empty">Waiting for the first frame…</div>
+  if (row.bytes > 0 && view.latest.transport === 'unknown') return <UnreadBody />
+  return (
+    <div class="ds-empty" data-testid="frames-empty">
+      {row.bytes === 0 ? 'No frames: the body was empty.' : 'No frames: see the problems beside the reply.'}
     </div>
   )
 }

@@ -1,5 +1,6 @@
 // One row of the frame list. Broken frames carry the parser's message and position;
-// comments, pings and [DONE] are dimmed.
+// comments, pings and [DONE] are dimmed; the partial last frame of a stream the page
+// cancelled is "incomplete" (what was there when it stopped), not broken.
 
 import { formatBytes, formatClock, formatSince, oneLine } from '../format.js'
 import type { FrameItem } from '../store.js'
@@ -20,12 +21,13 @@ interface Props {
   selected: boolean
   columns: RowColumns
   onOpen: (seq: number) => void
+  onMenu: (seq: number, e: MouseEvent) => void
 }
 
 /** Characters of summary laid out: more than the widest column shows (the tooltip has it all). */
 const SUMMARY_CHARS = 160
 
-export function FrameRowView({ item, selected, columns, onOpen }: Props) {
+export function FrameRowView({ item, selected, columns, onOpen, onMenu }: Props) {
   const { times, clock, labels, size } = columns
   if (item.type === 'entry') {
     const text = item.kind === 'comment' ? oneLine(item.raw, SUMMARY_CHARS) : `${oneLine(item.raw, SUMMARY_CHARS)} (no data: not a frame)`
@@ -47,7 +49,10 @@ export function FrameRowView({ item, selected, columns, onOpen }: Props) {
   if (item.broken) classes.push('broken')
   if (item.streamError) classes.push('stream-error')
   if (item.problem) classes.push(`problem-${item.problem.level}`)
-  const summary = item.broken
+  if (item.incomplete) classes.push('incomplete')
+  const summary = item.incomplete
+    ? 'incomplete: the page cancelled the stream before this frame ended'
+    : item.broken
     ? `line ${item.broken.line}, position ${item.broken.position}: ${item.broken.message}`
     : item.streamError
       ? `stream error: ${item.streamError}`
@@ -62,9 +67,11 @@ export function FrameRowView({ item, selected, columns, onOpen }: Props) {
       data-seq={item.seq}
       data-kind={item.kind}
       data-broken={item.broken ? 'true' : undefined}
+      data-incomplete={item.incomplete ? 'true' : undefined}
       data-problem={item.problem?.level}
       title={`${item.time !== null ? formatClock(item.time) + ' · ' : ''}${formatBytes(item.size)} · ${summary}${item.unterminated ? ' (not ended by a blank line)' : ''}`}
       onClick={() => onOpen(item.seq)}
+      onContextMenu={(e) => onMenu(item.seq, e)}
     >
       <span class="num">
         {item.problem && <span class={`ds-problem-mark ${item.problem.level}`} title={item.problem.message} data-testid="problem-mark" aria-label={`${item.problem.level}: ${item.problem.message}`}>●</span>}
@@ -73,7 +80,7 @@ export function FrameRowView({ item, selected, columns, onOpen }: Props) {
       {times && <span>{formatSince(item.sinceStart)}</span>}
       {clock && <span class="clock">{formatClock(item.time)}</span>}
       {labels && <span title={item.label}>{item.label}</span>}
-      <span>{item.kind === 'invalid' ? 'broken' : item.kind}{item.unterminated ? '*' : ''}</span>
+      <span>{item.incomplete ? 'incomplete' : item.kind === 'invalid' ? 'broken' : item.kind}{item.unterminated && !item.incomplete ? '*' : ''}</span>
       {size && <span class="num size">{formatBytes(item.size)}</span>}
       <span>{summary.length > SUMMARY_CHARS ? summary.slice(0, SUMMARY_CHARS - 1) + '…' : summary}</span>
     </div>

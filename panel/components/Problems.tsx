@@ -4,7 +4,7 @@
 // broken frames must not lay out 100,000 rows.
 
 import { useState } from 'preact/hooks'
-import { usePanel } from '../context.js'
+import { showFrame, usePanel } from '../context.js'
 import { oneLine, plural } from '../format.js'
 
 /** Rows of each list laid out at first; more on demand. */
@@ -19,7 +19,7 @@ export function Problems() {
   const go = (frame: number | null) => {
     if (frame === null) return
     store.selectFrame(frame, { scrub: false })
-    ui.detailOpen.value = true
+    showFrame(ui)
   }
   const link = (frame: number | null) =>
     frame === null ? <span class="ds-where">stream</span> : <button type="button" class="ds-link" onClick={() => go(frame)}>frame {frame}</button>
@@ -27,6 +27,8 @@ export function Problems() {
     <li><button type="button" class="ds-link" onClick={() => setLimit(limit * 4)}>… {(n - limit).toLocaleString('en')} more: show {Math.min(n - limit, limit * 3).toLocaleString('en')} more</button></li>
   )
   const problems = diagnostics.filter((d) => d.level !== 'info')
+  // the partial last frame of a stream the page cancelled is incomplete, not malformed: not listed here
+  const failed = view.row.partialFrame === null ? reply.errors : reply.errors.filter((e) => e.frame !== view.row.partialFrame)
   return (
     <>
       {diagnostics.length > 0 && (
@@ -62,18 +64,18 @@ export function Problems() {
           </ul>
         </div>
       )}
-      {reply.errors.length > 0 && (
+      {failed.length > 0 && (
         <div class="ds-block">
           <div class="ds-section-label">frames that failed to parse</div>
           <ul class="ds-list" data-testid="frame-errors">
-            {reply.errors.slice(0, limit).map((e) => (
+            {failed.slice(0, limit).map((e) => (
               <li key={e.frame} class="error" data-testid="frame-error" data-frame={e.frame}>
                 {link(e.frame)}
                 <span>line {e.line}: {e.message}</span>
                 <code>{oneLine(e.raw, 60)}</code>
               </li>
             ))}
-            {more(reply.errors.length)}
+            {more(failed.length)}
           </ul>
         </div>
       )}

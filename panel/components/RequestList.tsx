@@ -1,12 +1,16 @@
-// The captured streaming requests. Arrows move the selection, Enter opens the frames.
+// The captured streaming requests, by start time. Arrows move the selection, Enter opens the
+// frames, a right click (or the context-menu key) opens the request's menu.
 
 import { useEffect, useRef } from 'preact/hooks'
 import { usePanel } from '../context.js'
+import { requestMenu } from '../menus.js'
+import { openMenu } from './Menu.js'
 import { RequestRowView } from './RequestRowView.js'
 import { revealIn } from './scroll.js'
 
 export function RequestList() {
-  const { store } = usePanel()
+  const ctx = usePanel()
+  const { store, ui } = ctx
   const rows = store.rows.value
   const all = store.requests.value.length
   const selected = store.selectedId.value
@@ -24,8 +28,16 @@ export function RequestList() {
     else if (e.key === 'Home') store.moveRequest(-Infinity)
     else if (e.key === 'End') store.moveRequest(Infinity)
     else if (e.key === 'Enter') {
+      ui.tab.value = 'frames'
       const frames = listRef.current?.ownerDocument.querySelector<HTMLElement>('[data-testid="frame-list"]')
       frames?.focus()
+    } else if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
+      const el = listRef.current?.querySelector<HTMLElement>('[aria-selected="true"]')
+      const row = rows.find((r) => r.id === selected)
+      if (!el || !row) return
+      const r = el.getBoundingClientRect()
+      const at = new MouseEvent('contextmenu', { clientX: r.left + 16, clientY: r.bottom })
+      openMenu(ui, at, `Request ${row.path}`, requestMenu(ctx, row.id, row.url, at))
     } else return
     e.preventDefault()
   }
@@ -45,7 +57,13 @@ export function RequestList() {
         onKeyDown={onKeyDown}
       >
         {rows.map((row) => (
-          <RequestRowView key={row.id} row={row} selected={row.id === selected} onSelect={() => store.select(row.id)} />
+          <RequestRowView
+            key={row.id}
+            row={row}
+            selected={row.id === selected}
+            onSelect={() => store.select(row.id)}
+            onMenu={(e) => openMenu(ui, e, `Request ${row.path}`, requestMenu(ctx, row.id, row.url, e))}
+          />
         ))}
         {all === 0 && <div class="ds-empty">No streaming request yet. Streams (SSE, NDJSON) appear here as the page makes them.</div>}
         {all > 0 && rows.length === 0 && <div class="ds-empty">No request matches the filter.</div>}

@@ -1,4 +1,5 @@
-// Filter box, preserve log, hide pings, clear, and live capture where the shell offers it.
+// Filter box, preserve log, hide pings, clear (requests and notes), and live capture where the
+// shell offers it.
 
 import type { RefObject } from 'preact'
 import { useState } from 'preact/hooks'
@@ -27,7 +28,7 @@ export function Toolbar({ filterRef }: { filterRef: RefObject<HTMLInputElement> 
         ref={filterRef}
         class="ds-filter"
         type="search"
-        placeholder="Filter requests (Ctrl+F)"
+        placeholder="Filter requests"
         aria-label="Filter requests"
         data-testid="filter"
         value={store.filter.value}
@@ -57,7 +58,7 @@ export function Toolbar({ filterRef }: { filterRef: RefObject<HTMLInputElement> 
           Live
         </label>
       )}
-      <button type="button" class="ds-button" data-testid="clear" onClick={() => store.clear()}>Clear</button>
+      <button type="button" class="ds-button" data-testid="clear" title="Remove every request and note" onClick={() => { store.clear(); store.clearNotes() }}>Clear</button>
       <span class="ds-spacer" />
       <span class="ds-status" role="status">{ui.status.value}</span>
     </div>

@@ -1,8 +1,9 @@
-// Reply text that knows where it came from: the selected frame's contribution is marked,
-// and a click on a character selects the frame that produced it. Text only, never markup.
+// Reply text that knows where it came from: the selected frame's contribution is marked (and,
+// more lightly, the text the frames a search matched produced), and a click on a character
+// selects the frame that produced it. Text only, never markup.
 
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { usePanel } from '../context.js'
+import { showFrame, usePanel } from '../context.js'
 import type { FieldRef } from '../provenance.js'
 import type { Highlight } from '../store.js'
 import { revealIn } from './scroll.js'
@@ -12,6 +13,13 @@ interface Props {
   text: string
   field: FieldRef
   marks: Highlight[]
+  /** The text the matching frames of a search produced (drawn under the selected frame's marks). */
+  found?: Highlight[]
+  /**
+   * The text shown is not the field itself (pretty-printed tool-call arguments): its offsets
+   * mapped to the field's, for clicks (`marks` and `found` come in the shown text's offsets).
+   */
+  toField?: (offset: number) => number | null
   testid: string
   mono?: boolean
   /** The text grows on every batch (a live stream, the reply not rewound): its end is shown. */
@@ -29,7 +37,9 @@ export const TEXT_WINDOW = 20_000
  */
 export const LIVE_WINDOW = 2_000
 
-export function TracedText({ text, field, marks, testid, mono, growing }: Props) {
+const NONE: Highlight[] = []
+
+export function TracedText({ text, field, marks, found = NONE, toField, testid, mono, growing }: Props) {
   const { store, ui } = usePanel()
   const ref = useRef<HTMLDivElement>(null)
   const [expanded, setExpanded] = useState(false)
@@ -40,12 +50,13 @@ export function TracedText({ text, field, marks, testid, mono, growing }: Props)
   if (!expanded && growing && !marked && text.length > LIVE_WINDOW) {
     from = text.length - LIVE_WINDOW
   } else if (!expanded && text.length > TEXT_WINDOW) {
-    const focus = marks[0]?.start ?? 0
+    const focus = marks[0]?.start ?? found[0]?.start ?? 0
     from = focus < TEXT_WINDOW * 0.8 ? 0 : Math.max(0, Math.min(focus - TEXT_WINDOW / 2, text.length - TEXT_WINDOW))
     to = Math.min(text.length, from + TEXT_WINDOW)
   }
   const shown = from === 0 && to === text.length ? text : text.slice(from, to)
-  const segments = split(shown, from === 0 ? marks : marks.map((m) => ({ ...m, start: m.start - from, end: m.end - from })))
+  const shift = (list: Highlight[]) => (from === 0 ? list : list.map((m) => ({ ...m, start: m.start - from, end: m.end - from })))
+  const segments = split(shown, shift(marks), shift(found))
 
   useEffect(() => {
     if (!marked) return
@@ -58,48 +69,74 @@ export function TracedText({ text, field, marks, testid, mono, growing }: Props)
     if (!el) return
     const sel = el.ownerDocument.getSelection()
     if (!sel || !sel.isCollapsed || !sel.anchorNode || !el.contains(sel.anchorNode)) return
-    const offset = from + characterAt(el, sel.anchorNode, sel.anchorOffset, e.clientX, e.clientY)
+    const shownAt = from + characterAt(el, sel.anchorNode, sel.anchorOffset, e.clientX, e.clientY)
+    const offset = toField ? toField(shownAt) : shownAt
+    if (offset === null) return
     const seq = store.frameAt(field, offset)
     if (seq === null) return
     store.selectFrame(seq, { scrub: false })
-    ui.detailOpen.value = true
+    showFrame(ui)
   }
 
   return (
     <>
       {from > 0 && (
         <button type="button" class="ds-link ds-more" onClick={() => setExpanded(true)}>
-          … {from.toLocaleString('en')} characters before: show all
+          … {from.toLocaleString('en')} character{from === 1 ? '' : 's'} before: show all
         </button>
       )}
       <div ref={ref} class={`ds-text${mono ? ' mono' : ''}`} data-testid={testid} onClick={onClick} title="Click a character to find the frame that sent it">
-        {segments.map((s, i) => (s.mark ? <mark key={i}><VisibleText text={s.text} /></mark> : <VisibleText key={i} text={s.text} />))}
+        {segments.map((s, i) => (
+          s.mark ? <mark key={i}><VisibleText text={s.text} /></mark>
+            : s.found ? <mark key={i} class="ds-found" data-testid="found-mark"><VisibleText text={s.text} /></mark>
+              : <VisibleText key={i} text={s.text} />
+        ))}
       </div>
       {to < text.length && (
         <button type="button" class="ds-link ds-more" onClick={() => setExpanded(true)}>
-          … {(text.length - to).toLocaleString('en')} more characters: show all
+          … {(text.length - to).toLocaleString('en')} more character{text.length - to === 1 ? '' : 's'}: show all
         </button>
       )}
     </>
   )
 }
 
-function split(text: string, marks: Highlight[]): Array<{ text: string; mark: boolean }> {
-  if (marks.length === 0) return [{ text, mark: false }]
-  const ranges = marks
-    .map((m) => [Math.max(0, Math.min(m.start, text.length)), Math.max(0, Math.min(m.end, text.length))] as const)
+interface Segment { text: string; mark: boolean; found: boolean }
+
+/** Ranges clipped to the text, sorted. */
+function clip(text: string, marks: Highlight[]): Array<[number, number]> {
+  return marks
+    .map((m) => [Math.max(0, Math.min(m.start, text.length)), Math.max(0, Math.min(m.end, text.length))] as [number, number])
     .filter(([a, b]) => b > a)
     .sort((a, b) => a[0] - b[0])
-  const out: Array<{ text: string; mark: boolean }> = []
-  let at = 0
-  for (const [a, b] of ranges) {
-    const start = Math.max(a, at)
-    if (b <= start) continue
-    if (start > at) out.push({ text: text.slice(at, start), mark: false })
-    out.push({ text: text.slice(start, b), mark: true })
-    at = b
+}
+
+/** The text cut at every edge of both layers: each piece is marked (the selected frame), found (a search), or plain. */
+function split(text: string, marks: Highlight[], found: Highlight[]): Segment[] {
+  if (marks.length === 0 && found.length === 0) return [{ text, mark: false, found: false }]
+  const a = clip(text, marks)
+  const b = clip(text, found)
+  const edges = new Set<number>([0, text.length])
+  for (const [x, y] of a) { edges.add(x); edges.add(y) }
+  for (const [x, y] of b) { edges.add(x); edges.add(y) }
+  const cuts = [...edges].sort((x, y) => x - y)
+  // one sweep: each layer's ranges are sorted, so a cursor per layer suffices
+  const inside = (ranges: Array<[number, number]>, k: { i: number }, at: number) => {
+    while (k.i < ranges.length && ranges[k.i]![1] <= at) k.i++
+    return k.i < ranges.length && ranges[k.i]![0] <= at
   }
-  if (at < text.length) out.push({ text: text.slice(at), mark: false })
+  const ka = { i: 0 }
+  const kb = { i: 0 }
+  const out: Segment[] = []
+  for (let j = 0; j + 1 < cuts.length; j++) {
+    const at = cuts[j]!
+    const mark = inside(a, ka, at)
+    const f = !mark && inside(b, kb, at)
+    const prev = out[out.length - 1]
+    const piece = text.slice(at, cuts[j + 1]!)
+    if (prev && prev.mark === mark && prev.found === f) prev.text += piece
+    else out.push({ text: piece, mark, found: f })
+  }
   return out
 }
 

@@ -1,6 +1,6 @@
 // The inline PanelShell of the standalone page: no extension API. Events come from what the
 // user pastes, opens or drops; files are saved as downloads of blob: URLs (no network); the
-// theme follows the system preference.
+// theme follows the system preference; pane sizes are kept in localStorage.
 
 import type { CaptureEvent, PanelShell } from '../shell.js'
 
@@ -44,6 +44,11 @@ export function createInlineShell(win: Window = window): InlineShell {
       const onChange = () => callback(media.matches ? 'dark' : 'light')
       media.addEventListener('change', onChange)
       return () => media.removeEventListener('change', onChange)
+    },
+    // the pane sizes: localStorage (from file:// too); a browser that refuses it throws, and the panel keeps them in memory
+    storage: {
+      get: (key) => win.localStorage.getItem(key),
+      set: (key, value) => win.localStorage.setItem(key, value),
     },
     save: (filename, mime, content) => download(filename, mime, content),
     saveBytes: (filename, mime, content) => download(filename, mime, content),

@@ -17,6 +17,14 @@ export type PanelEvent =
   /** Compare a request's reply with the user's client's result, or with another request's reply. */
   | { type: 'compare'; id: string; against: CompareAgainst }
   | { type: 'compare-clear' }
+  /**
+   * Search inside the selected request's frames (plain text or /regex/; '' ends the search),
+   * and step to the next (1) or previous (-1) match. The hook for DevTools' own search bar
+   * (chrome.devtools.panels onSearch: performSearch, nextSearchResult, previousSearchResult,
+   * cancelSearch), wired by the shell's optional onSearch (panel/shell.ts).
+   */
+  | { type: 'search'; query: string }
+  | { type: 'search-step'; delta: 1 | -1 }
 
 export function applyEvent(store: PanelStore, event: PanelEvent): void {
   const { batches, recorder, selection, notes, live, comparisons } = store.parts
@@ -72,6 +80,12 @@ export function applyEvent(store: PanelStore, event: PanelEvent): void {
     }
     case 'compare-clear':
       comparisons.clear()
+      return
+    case 'search':
+      store.search.value = event.query
+      return
+    case 'search-step':
+      store.searchStep(event.delta)
       return
   }
 }

@@ -25,6 +25,7 @@ interface Described {
 export class FrameList {
   private readonly flags: FrameFlags
   private cached: { key: string; items: Int32Array } | null = null
+  private matched: { seqs: Int32Array; count: number; hide: boolean; flagged: number; items: Int32Array } | null = null
   /** Rows built, valid for one merger and one provenance index. */
   private described: { merger: Merger; index: Index | null; map: Map<number, Described> } | null = null
 
@@ -59,6 +60,18 @@ export class FrameList {
     return items
   }
 
+  /** The frames a search matched (ascending seqs, `count` of them): the list while searching; without dimmed ones when `hide`. */
+  matching(seqs: Int32Array, count: number, hide: boolean): Int32Array {
+    if (hide) this.flags.update()
+    const { flags, count: flagged } = this.flags
+    const m = this.matched
+    if (m && m.seqs === seqs && m.count === count && m.hide === hide && m.flagged === flagged) return m.items
+    let items = seqs.subarray(0, count)
+    if (hide) items = items.filter((seq) => !(seq < flagged && (flags[seq]! & 1) !== 0))
+    this.matched = { seqs, count, hide, flagged, items }
+    return items
+  }
+
   /** The rows [from, to) of `items`; `latest` is the reply the summaries quote. */
   rows(items: Int32Array, from: number, to: number, latest: Reply): FrameItem[] {
     const m = this.model
@@ -66,6 +79,7 @@ export class FrameList {
     const marks = m.debug.get().marks
     const out: FrameItem[] = []
     const start = m.request.startedAt
+    const partial = m.partialFrame()
     for (let i = Math.max(0, from); i < Math.min(to, items.length); i++) {
       const code = items[i]!
       if (code < 0) {
@@ -90,9 +104,10 @@ export class FrameList {
         sinceStart: info.time !== null && Number.isFinite(start) ? info.time - start : null,
         size: info.byteEnd - info.byteStart,
         summary: d.summary,
-        broken: d.broken,
+        broken: code === partial ? null : d.broken,
         dimmed: d.dimmed,
         unterminated: info.unterminated,
+        incomplete: code === partial,
         streamError: facts.streamErrorByFrame.get(code) ?? null,
         contributed: d.contributed,
         problem: marks.get(code) ?? null,
@@ -109,6 +124,7 @@ export class FrameList {
   reset(): void {
     this.flags.reset()
     this.cached = null
+    this.matched = null
     this.described = null
   }
 

@@ -15,6 +15,7 @@ import { DebugCache } from './debug.js'
 import { FrameList } from './frame-list.js'
 import { ProvenanceSchedule } from './provenance-schedule.js'
 import { ReplyCache } from './replies.js'
+import { FrameScan } from './search.js'
 import type { ProviderReason, RequestRow, RequestState } from './types.js'
 
 /** What a model and its caches need from the store around them. */
@@ -58,6 +59,8 @@ export class RequestModel {
   readonly replies: ReplyCache
   readonly provenance: ProvenanceSchedule
   readonly frameList: FrameList
+  /** The frame search (search.ts). */
+  readonly search: FrameScan
   /** Diagnostics and timing, computed once the body ended. */
   readonly debug: DebugCache
   private rowCache: { rev: number; row: RequestRow } | null = null
@@ -68,6 +71,7 @@ export class RequestModel {
     this.replies = new ReplyCache(this, env)
     this.provenance = new ProvenanceSchedule(this, env)
     this.frameList = new FrameList(this, env)
+    this.search = new FrameScan(this, env)
     this.debug = new DebugCache(this)
     this.warn = (err) => env.warn(`request ${this.request.id}: ${String(err)}`)
   }
@@ -111,6 +115,7 @@ export class RequestModel {
     this.replies.reset()
     this.provenance.reset()
     this.frameList.reset()
+    this.search.reset()
     this.debug.reset()
     this.backlog.ops = []
     this.backlog.total = 0
@@ -122,6 +127,7 @@ export class RequestModel {
     this.replies.forget()
     this.provenance.forget()
     this.frameList.forget()
+    this.search.forget()
   }
 
   /** This request's line in the request list. */
@@ -133,6 +139,7 @@ export class RequestModel {
     const start = request.startedAt
     const end = this.endT ?? (this.state === 'live' ? this.lastT : null)
     const known = frames > 0 || this.forced.provider !== undefined
+    const partialFrame = this.partialFrame()
     const row: RequestRow = {
       id: request.id,
       method: request.method,
@@ -143,7 +150,7 @@ export class RequestModel {
       provider: known ? reply.provider : null,
       transport: reply.transport === 'unknown' && frames === 0 && this.state === 'live' ? null : reply.transport,
       frames,
-      broken: reply.errors.length,
+      broken: reply.errors.length - (partialFrame === null ? 0 : 1),
       streamErrors: this.replies.facts().streamErrors.length,
       bytes: this.bytes,
       duration: end !== null && Number.isFinite(start) ? Math.max(0, end - start) : null,
@@ -153,9 +160,24 @@ export class RequestModel {
       done: reply.done,
       truncated: this.truncated,
       forced: this.forced,
+      incomplete: null,
+      partialFrame,
     }
+    row.incomplete = incompleteReason(row, reply.transport)
     this.rowCache = { rev: this.rev, row }
     return row
+  }
+
+  /**
+   * The last frame, when the page cancelled the stream while it arrived: the core dispatched
+   * what there was (unterminated) and its JSON is cut short. That is the cancel, not a
+   * malformed frame, so it is shown as incomplete rather than broken.
+   */
+  partialFrame(): number | null {
+    const n = this.merger.frameCount
+    if (this.state !== 'cancelled' || n === 0) return null
+    const info = this.merger.frameInfo(n - 1)
+    return info.unterminated && info.kind === 'invalid' ? n - 1 : null
   }
 
   /** How the core chose the provider (forced, frames, URL, Content-Type, default): the merger says. */
@@ -172,4 +194,19 @@ export function mergeOptions(request: CapturedRequest, forced: ForcedOptions): M
   if (forced.provider) o.provider = forced.provider
   if (forced.transport) o.transport = forced.transport
   return o
+}
+
+/** Why a stream that ended is not whole, in words (the request list's mark, on hover); null when it is whole, or still running. */
+export function incompleteReason(row: RequestRow, transport: string): string | null {
+  if (row.truncated) return 'cut: the body went over the size kept per request; the rest was not kept'
+  if (row.state === 'live' || row.done) return null
+  if (row.state === 'cancelled') {
+    const why = row.cancelReason ? ` (${row.cancelReason})` : ''
+    const partial = row.partialFrame === null ? '' : `; frame ${row.partialFrame} is cut short`
+    return `cancelled${why} before the stream's terminal event${partial}`
+  }
+  // a body that is not a stream at all is not an incomplete stream: the panel shows its raw text
+  if (row.frames === 0 && row.bytes > 0 && transport === 'unknown') return null
+  if (row.frames === 0) return 'no frames: the body ended empty'
+  return "no terminal event: the body ended before the provider's end marker ([DONE], message_stop, response.completed, done:true, a finish reason); it may have been cut"
 }

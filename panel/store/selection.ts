@@ -7,7 +7,8 @@ import type { Batches } from './batch.js'
 import { toShown } from './highlights.js'
 import type { RequestModel } from './model.js'
 import type { Recorder } from './recording.js'
-import type { RequestRow, SelectionView } from './types.js'
+import { parseQuery, stepIndex } from './search.js'
+import type { Highlight, RequestRow, SearchView, SelectionView } from './types.js'
 
 export class Selection {
   readonly id = signal<string | null>(null)
@@ -19,12 +20,14 @@ export class Selection {
   /**
    * @param hideDimmed hide comments, pings and [DONE] in the frame list
    * @param autoScrubMax above this many frames, selecting a frame does not rewind the reply by itself
+   * @param query the frame search (search.ts): the list narrows to the frames it matches
    */
   constructor(
     private readonly recorder: Recorder,
     batches: Batches,
     hideDimmed: Signal<boolean>,
     private readonly autoScrubMax: number,
+    private readonly query: Signal<string>,
   ) {
     this.view = computed(() => {
       batches.version.value
@@ -104,6 +107,14 @@ export class Selection {
     this.selectFrame(items[target]!)
   }
 
+  /** Selects the next frame the search matched (Enter; Shift+Enter: delta -1), wrapping around at the ends. */
+  stepMatch(delta: number): void {
+    const view = this.view.peek()
+    if (!view || !view.search || view.search.error !== null) return
+    const k = stepIndex(view.items, view.frame, delta)
+    if (k >= 0) this.selectFrame(view.items[k]!)
+  }
+
   /** Moves the request selection over the rows shown. */
   moveRequest(rows: readonly RequestRow[], delta: number): void {
     if (rows.length === 0) return
@@ -137,7 +148,20 @@ export class Selection {
     const facts = m.replies.facts()
     const debugged = m.debug.get()
     const index = m.provenance.get()
-    const items = m.frameList.items(facts.entries, hide)
+    const query = this.query.value
+    const parsed = parseQuery(query)
+    let items: Int32Array
+    let search: SearchView | null = null
+    let found: Highlight[] = []
+    if (parsed.kind === 'text' || parsed.kind === 'regex') {
+      const r = m.search.result(parsed)
+      items = m.frameList.matching(r.seqs, r.count, hide)
+      search = { query, error: null, count: r.count, total: frameCount, scanned: r.scanned, done: r.scanned >= frameCount }
+      if (index) found = m.search.found(index.provenance, index.frames, (ranges) => toShown(ranges, latest, reply), latest, reply)
+    } else {
+      items = m.frameList.items(facts.entries, hide)
+      if (parsed.kind === 'invalid') search = { query, error: parsed.message, count: 0, total: frameCount, scanned: 0, done: true }
+    }
     const frame = this.frame.value !== null && this.frame.value < frameCount ? this.frame.value : null
     const frameIndex = frame === null ? -1 : items.indexOf(frame)
     const highlight = frame === null || !index ? [] : toShown(index.provenance.forFrame(frame), latest, reply)
@@ -154,6 +178,8 @@ export class Selection {
       frame,
       frameIndex,
       highlight,
+      search,
+      found,
       streamErrors: facts.streamErrors.filter((s) => upTo(s.frame)),
       diagnostics: debugged.diagnostics.filter((d) => upTo(d.frame)),
       timing: debugged.timing,

@@ -22,7 +22,7 @@ export interface RequestRow {
   provider: ProviderId | null
   transport: Transport | null
   frames: number
-  /** Frames whose data failed to parse. */
+  /** Frames whose data failed to parse (not counting the partial last frame of a cancelled stream). */
   broken: number
   /** Stream errors the provider sent. */
   streamErrors: number
@@ -38,6 +38,10 @@ export interface RequestRow {
   /** The body went over the per-request cap: the rest was not kept. */
   truncated: boolean
   forced: ForcedOptions
+  /** Why the stream is incomplete (cut, cancelled, no terminal event), in words; null when it is whole or still running. */
+  incomplete: string | null
+  /** The last frame, cut short when the page cancelled the stream: shown as incomplete, not broken. */
+  partialFrame: number | null
 }
 
 export interface BrokenInfo {
@@ -71,6 +75,8 @@ export type FrameItem =
       /** [DONE], pings and keep-alives. */
       dimmed: boolean
       unterminated: boolean
+      /** The partial last frame of a stream the page cancelled (`broken` is null then). */
+      incomplete: boolean
       /** A provider error payload carried by this frame. */
       streamError: string | null
       /** Characters this frame added to the reply. */
@@ -100,6 +106,21 @@ export interface Highlight {
 export interface Note {
   level: 'info' | 'warning'
   message: string
+  /** How many times it was said, when more than once (the same message is one note). */
+  count?: number
+}
+
+/** The frame search as it applies to the selected request. */
+export interface SearchView {
+  query: string
+  /** The query cannot be read (an invalid regular expression): what is wrong. The list is not narrowed. */
+  error: string | null
+  /** Matching frames found so far, of `total` frames. */
+  count: number
+  total: number
+  /** Frames searched so far: the rest are searched in slices (`count` grows meanwhile). */
+  scanned: number
+  done: boolean
 }
 
 export type { ProviderReason }
@@ -122,6 +143,10 @@ export interface SelectionView {
   frame: number | null
   frameIndex: number
   highlight: Highlight[]
+  /** The frame search (null when the search box is empty); `items` holds the matching frames only. */
+  search: SearchView | null
+  /** The text the matching frames produced, in the reply shown. */
+  found: Highlight[]
   streamErrors: StreamError[]
   /** The debugger's diagnostics once the body ended; the merger's own while it streams. */
   diagnostics: Diagnostic[]

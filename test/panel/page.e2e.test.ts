@@ -175,6 +175,8 @@ describe('standalone page', () => {
       name: 'capture.har', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(HAR)),
     })
     await expect.poll(() => page.locator('[data-testid="request-row"]').count()).toBe(before + 3)
+    // listed by start time, as in the Network panel: the HAR's entries (June 2025) come before
+    // the sample and the paste read today, in their own start order
     const rows = page.locator('[data-testid="request-row"]')
     const expected = [
       { url: 'https://api.openai.com/v1/chat/completions', content: ['Hello from GPT!'], frames: '5', finish: 'stop', broken: 1 },
@@ -182,7 +184,7 @@ describe('standalone page', () => {
       { url: 'http://localhost:11434/api/chat', content: ['Hallo aus Ollama'], frames: '3', finish: 'stop', broken: 0 },
     ]
     for (const [i, want] of expected.entries()) {
-      const row = rows.nth(before + i)
+      const row = rows.nth(i)
       expect(await row.getAttribute('title')).toBe(want.url)
       await row.click()
       await expect.poll(() => row.getAttribute('aria-selected')).toBe('true')
@@ -193,7 +195,7 @@ describe('standalone page', () => {
       expect(await text('frame-error').count()).toBe(want.broken)
     }
     // the broken frame of the OpenAI stream stands out with the parser's message
-    await rows.nth(before).click()
+    await rows.nth(0).click()
     const broken = page.locator('[data-testid="frame-row"][data-broken="true"]')
     expect(await broken.getAttribute('data-seq')).toBe('2')
     expect(await broken.textContent()).toMatch(/line 5, position \d+: /)
@@ -251,6 +253,9 @@ describe('standalone page', () => {
   })
 
   it('filters with Ctrl+F, hides pings and [DONE], moves with the keyboard', async () => {
+    // Ctrl+F: the frame search of the selected request; again: the request filter
+    await page.keyboard.press('Control+f')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('frame-search')
     await page.keyboard.press('Control+f')
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('filter')
     await page.keyboard.type('anthropic')
@@ -331,7 +336,7 @@ describe('standalone page', () => {
   }, 60_000)
 
   it('saves a screenshot of the page', async () => {
-    await page.locator('[data-testid="request-row"]').first().click()
+    await page.locator('[data-testid="request-row"][title="openai-chat.sse"]').click()
     await page.locator('[data-testid="frame-row"][data-seq="12"]').click()
     await page.getByRole('button', { name: 'Latest' }).click()
     await expect.poll(() => page.locator('[data-testid="tool-arguments"] mark').count()).toBe(1)

@@ -1,0 +1,125 @@
+// The request list as in the Network panel (by start time, then arrival), the mark and reason
+// of an incomplete stream, the partial last frame of a cancelled stream (incomplete, not
+// broken), and notes said once with a count, dismissed, cleared.
+
+import { describe, expect, it } from 'vitest'
+import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
+import { createPanelStore, type FrameItem } from '../../panel/store.js'
+
+const T0 = 1_754_000_000_000
+
+function request(id: string, over: Partial<CapturedRequest> = {}): CaptureEvent {
+  return {
+    type: 'request',
+    request: {
+      id, method: 'POST', url: `https://api.openai.com/v1/chat/completions?r=${id}`, status: 200, requestHeaders: [], responseHeaders: [],
+      requestBody: null, contentType: 'text/event-stream', startedAt: T0, source: 'live', ...over,
+    },
+  }
+}
+
+const chat = (delta: object, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+const WHOLE = chat({ role: 'assistant', content: 'Hi' }) + chat({}, 'stop') + 'data: [DONE]\n\n'
+/** Two frames, then a third cut mid-JSON (the page aborted while it arrived). */
+const CUT = chat({ role: 'assistant', content: 'Hi' }) + chat({ content: ' there' }) + 'data: {"id":"c","object":"chat.comple'
+
+function store() {
+  const pending: Array<() => void> = []
+  const s = createPanelStore(null, { schedule: (f) => pending.push(f), maxBytesPerRequest: 4096 })
+  const tick = () => { while (pending.length) pending.shift()!() }
+  return { store: s, tick }
+}
+
+describe('request order', () => {
+  it('lists by start time, then arrival; a request without a start time stays after the one before it', () => {
+    const { store: s, tick } = store()
+    s.apply(request('late-start', { startedAt: T0 + 50 }))
+    s.apply(request('early-start', { startedAt: T0 + 10 }))
+    s.apply(request('no-start', { startedAt: Number.NaN }))
+    s.apply(request('same-start', { startedAt: T0 + 10 }))
+    tick()
+    expect(s.requests.value.map((r) => r.id)).toEqual(['early-start', 'no-start', 'same-start', 'late-start'])
+    // the filter keeps the order
+    s.filter.value = '-no-start'
+    expect(s.rows.value.map((r) => r.id)).toEqual(['early-start', 'same-start', 'late-start'])
+    // finishing first changes nothing
+    s.apply({ type: 'chunk', id: 'late-start', data: WHOLE, t: T0 + 60 })
+    s.apply({ type: 'finished', id: 'late-start', t: T0 + 70 })
+    tick()
+    expect(s.requests.value.map((r) => r.id)).toEqual(['early-start', 'no-start', 'same-start', 'late-start'])
+  })
+})
+
+describe('incomplete streams', () => {
+  it('a stream the page cancelled mid-frame: cancelled, its last frame incomplete and not counted broken', () => {
+    const { store: s, tick } = store()
+    s.apply(request('c'))
+    s.apply({ type: 'chunk', id: 'c', data: CUT, t: T0 + 5 })
+    s.apply({ type: 'cancelled', id: 'c', t: T0 + 9, reason: 'net::ERR_ABORTED' })
+    s.select('c')
+    tick()
+    const row = s.requests.value[0]!
+    expect([row.state, row.frames, row.broken, row.partialFrame, row.done]).toEqual(['cancelled', 3, 0, 2, false])
+    expect(row.incomplete).toBe("cancelled (net::ERR_ABORTED) before the stream's terminal event; frame 2 is cut short")
+    const frames = s.frameItems(0, 3).filter((i): i is Extract<FrameItem, { type: 'frame' }> => i.type === 'frame')
+    expect(frames.map((f) => [f.seq, f.kind, f.incomplete, f.broken === null])).toEqual([[0, 'data', false, true], [1, 'data', false, true], [2, 'invalid', true, true]])
+    // the core's reply still lists it among its errors: the panel is what reads it as incomplete
+    expect(s.selection.value!.reply.errors.map((e) => e.frame)).toEqual([2])
+  })
+
+  it('the same cut body, finished by the server: a broken frame, and no terminal event', () => {
+    const { store: s, tick } = store()
+    s.apply(request('f'))
+    s.apply({ type: 'chunk', id: 'f', data: CUT, t: T0 + 5 })
+    s.apply({ type: 'finished', id: 'f', t: T0 + 9 })
+    tick()
+    const row = s.requests.value[0]!
+    expect([row.state, row.broken, row.partialFrame]).toEqual(['finished', 1, null])
+    expect(row.incomplete).toBe("no terminal event: the body ended before the provider's end marker ([DONE], message_stop, response.completed, done:true, a finish reason); it may have been cut")
+  })
+
+  it('whole, running, empty, not a stream, over the cap', () => {
+    const { store: s, tick } = store()
+    const cases: Array<[string, string | null, 'finished' | 'live']> = [
+      ['whole', WHOLE, 'finished'],
+      ['running', chat({ content: 'Hi' }), 'live'],
+      ['empty', '', 'finished'],
+      ['not-a-stream', '<html>Bad gateway</html>\n', 'finished'],
+      ['over-cap', WHOLE.repeat(40), 'finished'],
+    ]
+    for (const [id, body, end] of cases) {
+      s.apply(request(id, { contentType: id === 'not-a-stream' ? null : 'text/event-stream', url: id === 'not-a-stream' ? 'pasted text' : `https://x.test/${id}` }))
+      if (body) s.apply({ type: 'chunk', id, data: body, t: T0 + 1 })
+      if (end === 'finished') s.apply({ type: 'finished', id, t: T0 + 2 })
+    }
+    tick()
+    expect(Object.fromEntries(s.requests.value.map((r) => [r.id, r.incomplete]))).toEqual({
+      whole: null,
+      running: null,
+      empty: 'no frames: the body ended empty',
+      'not-a-stream': null,
+      'over-cap': 'cut: the body went over the size kept per request; the rest was not kept',
+    })
+  })
+})
+
+describe('notes', () => {
+  it('the same message is one note with a count; dismissed one by one; Clear removes them; a navigation keeps them', () => {
+    const { store: s } = store()
+    for (let i = 0; i < 8; i++) s.apply({ type: 'note', level: 'warning', message: 'live capture detached' })
+    s.apply({ type: 'note', level: 'info', message: 'hello' })
+    s.apply({ type: 'note', level: 'info', message: 'hello' })
+    expect(s.notes.value).toEqual([
+      { level: 'warning', message: 'live capture detached', count: 8 },
+      { level: 'info', message: 'hello', count: 2 },
+    ])
+    s.apply({ type: 'note', level: 'info', message: 'once' })
+    s.dismissNote(1)
+    expect(s.notes.value).toEqual([{ level: 'warning', message: 'live capture detached', count: 8 }, { level: 'info', message: 'once' }])
+    s.apply({ type: 'navigated', url: 'https://app.test/' })
+    expect(s.notes.value.length).toBe(2)
+    s.clearNotes()
+    expect(s.notes.value).toEqual([])
+  })
+})
