@@ -5,6 +5,7 @@ import { createProviderRegistry } from '../core/registry.js'
 import type { ProviderAdapter, ProviderRegistry } from '../core/types.js'
 import { aiSdk } from './ai-sdk.js'
 import { anthropic } from './anthropic.js'
+import { cohere } from './cohere.js'
 import { gemini } from './gemini.js'
 import { generic } from './generic.js'
 import { ollama } from './ollama.js'
@@ -21,6 +22,7 @@ const ADAPTERS = {
   gemini,
   ollama,
   'ai-sdk': aiSdk,
+  cohere,
   'openai-chat': openaiChat,
   generic,
 } as const satisfies Record<string, ProviderAdapter>
