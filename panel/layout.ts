@@ -97,6 +97,12 @@ export function middleSplit(text: string, tail = 24): [string, string] {
   const q = text.indexOf('?')
   let cut = text.length - tail
   if (q > 0 && text.length - q <= tail * 1.5) cut = Math.min(cut, q)
+  // the tail starts at a separator a few characters on ("&trace=…", not "21&trace=…")
+  if (cut !== q) {
+    for (let i = cut; i < Math.min(cut + 10, text.length - 8); i++) {
+      if ('/?&#;'.includes(text[i]!)) { cut = i; break }
+    }
+  }
   // never between the two halves of a surrogate pair
   const c = text.charCodeAt(cut)
   if (c >= 0xdc00 && c <= 0xdfff) cut--

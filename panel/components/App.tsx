@@ -41,11 +41,18 @@ export function App() {
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || e.key.toLowerCase() !== 'f') return
       e.preventDefault()
-      const search = doc.querySelector<HTMLInputElement>('[data-testid="frame-search"]')
-      const target = search && doc.activeElement !== search && store.selectedId.peek() !== null ? search : filterRef.current
-      if (target === search) ui.tab.value = 'frames'
-      target?.focus()
-      target?.select()
+      const focus = (el: HTMLInputElement | null | undefined) => { el?.focus(); el?.select() }
+      const find = () => doc.querySelector<HTMLInputElement>('[data-testid="frame-search"]')
+      const search = find()
+      if (store.selectedId.peek() === null || (search !== null && doc.activeElement === search)) {
+        focus(filterRef.current)
+      } else if (search) {
+        focus(search)
+      } else {
+        // a narrow panel showing the Reply tab: the Frames tab first, then its box once rendered
+        ui.tab.value = 'frames'
+        setTimeout(() => focus(find()), 0)
+      }
     }
     doc.addEventListener('keydown', onKey)
     return () => doc.removeEventListener('keydown', onKey)

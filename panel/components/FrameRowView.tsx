@@ -80,7 +80,7 @@ export function FrameRowView({ item, selected, columns, onOpen, onMenu }: Props)
       {times && <span>{formatSince(item.sinceStart)}</span>}
       {clock && <span class="clock">{formatClock(item.time)}</span>}
       {labels && <span title={item.label}>{item.label}</span>}
-      <span>{item.incomplete ? 'incomplete' : item.kind === 'invalid' ? 'broken' : item.kind}{item.unterminated && !item.incomplete ? '*' : ''}</span>
+      <span class="kind">{item.incomplete ? 'incomplete' : item.kind === 'invalid' ? 'broken' : item.kind}{item.unterminated && !item.incomplete ? '*' : ''}</span>
       {size && <span class="num size">{formatBytes(item.size)}</span>}
       <span>{summary.length > SUMMARY_CHARS ? summary.slice(0, SUMMARY_CHARS - 1) + '…' : summary}</span>
     </div>

@@ -4,6 +4,11 @@ import { useState } from 'preact/hooks'
 import { VisibleText } from './VisibleText.js'
 
 const MAX_CHILDREN = 200
+/**
+ * Levels shown before a branch stops opening: captured JSON can nest thousands of levels, and
+ * each shown level is a component deeper in the render (the raw text has the rest).
+ */
+export const MAX_TREE_DEPTH = 100
 
 export function JsonTree({ value }: { value: unknown }) {
   return (
@@ -33,6 +38,13 @@ function JsonNode({ name, value, depth }: { name: string | null; value: unknown;
   const summary = isArray ? `Array(${entries.length})` : entries.length === 0 ? '{}' : `{${entries.length} key${entries.length === 1 ? '' : 's'}}`
   if (entries.length === 0) {
     return <div class="ds-json-row" role="treeitem">{key}<span class="ds-json-summary">{isArray ? '[]' : '{}'}</span></div>
+  }
+  if (depth >= MAX_TREE_DEPTH) {
+    return (
+      <div class="ds-json-row" role="treeitem" data-testid="json-too-deep">
+        {key}<span class="ds-json-summary">{summary} · nested deeper than {MAX_TREE_DEPTH} levels: see the raw text</span>
+      </div>
+    )
   }
   return (
     <div role="treeitem" aria-expanded={open}>

@@ -44,6 +44,19 @@ export function readSource(
     if (item.expected) stream.expected = item.expected
     return stream
   })
-  const warnings = result.warnings.map((w) => (name ? `${name}: ${w}` : w))
+  const warnings = result.warnings.map((w) => (name ? `${name}: ${w}` : w)).map(sayWhatWasDone)
   return { streams, warnings, kind: result.kind }
+}
+
+const NOT_A_STREAM = /this does not look like SSE, NDJSON or a JSON array: (?:not SSE, NDJSON or a JSON array: )?(.*)$/s
+
+/**
+ * The importer's "does not look like a stream" (its reason repeats its own opening), said
+ * once and with what the page did about it: the body is listed with its raw text.
+ */
+function sayWhatWasDone(warning: string): string {
+  const m = NOT_A_STREAM.exec(warning)
+  if (!m) return warning
+  const before = warning.slice(0, m.index)
+  return `${before}not SSE, NDJSON or a JSON array (${m[1]}): listed with its raw text (pick a transport to read it anyway)`
 }

@@ -34,9 +34,12 @@ describe('pane sizes', () => {
 describe('middleSplit', () => {
   it('keeps the end of a long string, and a short query whole', () => {
     expect(middleSplit('/v1/chat/completions')).toEqual(['/v1/chat/completions', ''])
-    expect(middleSplit('https://api.openai.com/v1/chat/completions?x=r1', 20)).toEqual(['https://api.openai.com/v1/c', 'hat/completions?x=r1'])
+    // the tail starts at a separator a few characters on, when there is one
+    expect(middleSplit('https://api.openai.com/v1/chat/completions?x=r1', 20)).toEqual(['https://api.openai.com/v1/chat', '/completions?x=r1'])
     expect(middleSplit('https://h.test/v1/models/gemini-2.5-pro:streamGenerateContent?alt=sse&key=abc', 24))
-      .toEqual(['https://h.test/v1/models/gemini-2.5-pro:streamGenerat', 'eContent?alt=sse&key=abc'])
+      .toEqual(['https://h.test/v1/models/gemini-2.5-pro:streamGenerateContent', '?alt=sse&key=abc'])
+    expect(middleSplit('/openai/deployments/gpt-4o-2024-08-06-eastus2/chat/completions?api-version=2024-10-21&trace=req-7f3a', 20))
+      .toEqual(['/openai/deployments/gpt-4o-2024-08-06-eastus2/chat/completions?api-version=2024-10-21', '&trace=req-7f3a'])
     // a query longer than the tail (up to half as long again) is kept whole
     expect(middleSplit('https://a.test/path/to/thing?alpha=1&beta=2&gamma=33', 20)).toEqual(['https://a.test/path/to/thing', '?alpha=1&beta=2&gamma=33'])
   })
