@@ -8,6 +8,7 @@ import { anthropic } from './anthropic.js'
 import { cohere } from './cohere.js'
 import { gemini } from './gemini.js'
 import { generic } from './generic.js'
+import { lobechat } from './lobechat.js'
 import { ollama } from './ollama.js'
 import { openaiChat } from './openai-chat.js'
 import { openaiResponses } from './openai-responses.js'
@@ -17,6 +18,7 @@ import { openaiResponses } from './openai-responses.js'
  * wins. `generic`, last, recognises nothing: it is the fallback.
  */
 const ADAPTERS = {
+  lobechat, // before the provider formats: its `event: data` frames carry their raw objects
   anthropic,
   'openai-responses': openaiResponses,
   gemini,
