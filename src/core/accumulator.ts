@@ -4,49 +4,16 @@
 // tool index, a provider error…), each check O(1) per delta; tool-call identity is its own
 // module (tool-calls.ts).
 
-import { Int32Column } from './column.js'
+import { MAX_JSON_DEPTH, nestingBeyond, tooDeepMessage, valueTooDeep } from './json-depth.js'
 import { parseJson } from './json-error.js'
+import { ProvenanceLog } from './provenance-log.js'
 import { SYMPTOMS } from './symptoms.js'
+import { TextBuffer } from './text-buffer.js'
 import { nonEmpty, ToolCallTable, type CallIdentity } from './tool-calls.js'
 import type {
   Channel, Delta, Diagnostic, DiagnosticCode, FinalTextDelta, FinalToolCallDelta, Provenance, ReplyChoice,
   ReplyToolCall, StreamError, ToolCallDelta,
 } from './types.js'
-
-/**
- * Text built from parts joined once, on demand (never by repeated concatenation). Every
- * BLOCK parts are joined into one string, so a long reply holds a few large strings rather
- * than a million small ones for the garbage collector to walk.
- */
-class TextBuffer {
-  private blocks: string[] = []
-  private parts: string[] = []
-  length = 0
-  /** Set by an empty-string delta too: the field was present. */
-  touched = false
-
-  append(text: string): void {
-    this.touched = true
-    if (text.length === 0) return
-    this.parts.push(text)
-    this.length += text.length
-    if (this.parts.length === BLOCK) {
-      this.blocks.push(this.parts.join(''))
-      this.parts = []
-    }
-  }
-
-  toString(): string {
-    if (this.parts.length > 0) {
-      this.blocks.push(this.parts.length === 1 ? this.parts[0]! : this.parts.join(''))
-      this.parts = []
-    }
-    if (this.blocks.length > 1) this.blocks = [this.blocks.join('')]
-    return this.blocks[0] ?? ''
-  }
-}
-
-const BLOCK = 1024
 
 interface ToolState extends CallIdentity {
   arrival: number
@@ -75,27 +42,6 @@ class ChoiceState {
 type Target =
   | { choice: number; channel: Channel }
   | { choice: number; channel: 'arguments'; tool: ToolState }
-
-/** Provenance as parallel integer arrays: one record per append, not one object. */
-class ProvenanceLog {
-  private readonly frame = new Int32Column()
-  private readonly target = new Int32Column()
-  private readonly start = new Int32Column()
-  private readonly end = new Int32Column()
-  count = 0
-
-  add(frame: number, target: number, start: number, end: number): void {
-    const i = this.count++
-    this.frame.set(i, frame)
-    this.target.set(i, target)
-    this.start.set(i, start)
-    this.end.set(i, end)
-  }
-
-  record(i: number): { frame: number; target: number; start: number; end: number } {
-    return { frame: this.frame.get(i), target: this.target.get(i), start: this.start.get(i), end: this.end.get(i) }
-  }
-}
 
 /** Diagnostics of one code listed before the rest are only counted, in one summary. */
 const LISTED = 100
@@ -154,7 +100,7 @@ export class Accumulator {
         if (nonEmpty(delta.reason)) this.finish(this.choice(delta.choice), delta.reason, frame)
         return
       case 'usage':
-        return this.mergeUsage(delta.usage)
+        return this.mergeUsage(delta.usage, frame)
       case 'stream-error':
         return this.streamError(delta, frame)
       case 'done':
@@ -166,16 +112,28 @@ export class Accumulator {
       case 'final-tool-call':
         return this.compareFinalToolCall(delta, frame)
       case 'note':
-        this.report(frame, 'note', delta.level, delta.message, delta.symptom)
+        // an adapter's words: bounded, whatever it quoted
+        this.report(frame, 'note', delta.level, clipMessage(delta.message), delta.symptom)
         return
     }
   }
 
   /**
+   * A frame the adapter (or this reducer) failed on: the router reports it here and goes on
+   * with the next frame, so one bad frame never stops the merge.
+   */
+  frameFailed(frame: number, what: string, error: unknown): void {
+    const name = error instanceof Error ? error.name : typeof error
+    const text = error instanceof Error ? error.message : String(error)
+    this.report(frame, 'frame-failed', 'error', () => `frame ${frame}: ${what} failed (${name}: ${clipMessage(text, 200)}); the frame was skipped and merging went on`)
+  }
+
+  /**
    * Records a diagnostic. The first LISTED of a code are listed; the rest are counted in one
    * summary, updated in place, so a stream with a million odd frames costs one entry more.
+   * A message given as a function is only built when it is listed.
    */
-  private report(frame: number, code: DiagnosticCode, level: Diagnostic['level'], message: string, symptom = SYMPTOMS[code]): void {
+  private report(frame: number, code: DiagnosticCode, level: Diagnostic['level'], message: string | (() => string), symptom = SYMPTOMS[code]): void {
     let seen = this.reported.get(code)
     if (seen === undefined) {
       seen = { count: 0, summary: null }
@@ -183,7 +141,7 @@ export class Accumulator {
     }
     const count = ++seen.count
     if (count <= LISTED) {
-      this.diagnostics.push({ frame, level, code, message, symptom })
+      this.diagnostics.push({ frame, level, code, message: typeof message === 'string' ? message : message(), symptom })
       return
     }
     if (seen.summary === null) {
@@ -236,7 +194,12 @@ export class Accumulator {
   private streamError(delta: Extract<Delta, { type: 'stream-error' }>, frame: number): void {
     const code = delta.code ?? null
     const type = delta.errorType ?? null
-    this.streamErrors.push({ frame, message: delta.message, code, type, payload: delta.payload })
+    let payload = delta.payload
+    if (valueTooDeep(payload, MAX_JSON_DEPTH - 1)) {
+      payload = null
+      this.report(frame, 'too-deep', 'warning', `the error payload of frame ${frame} is nested deeper than ${MAX_JSON_DEPTH} levels: left out (payload null); the frame keeps its text`)
+    }
+    this.streamErrors.push({ frame, message: delta.message, code, type, payload })
     const what = [type === null ? null : `type ${clip(type)}`, code === null ? null : `code ${typeof code === 'number' ? code : clip(code)}`]
       .filter((s) => s !== null).join(', ')
     this.report(frame, 'provider-error', 'error', `the provider sent an error${what ? ` (${what})` : ''}: ${clip(delta.message, 200)}`)
@@ -289,12 +252,16 @@ export class Accumulator {
     }
   }
 
-  /** Last non-null value wins, field by field; never summed. */
-  private mergeUsage(usage: Record<string, unknown>): void {
+  /** Last non-null value wins, field by field; never summed. A field nested too deep is left out, and said. */
+  private mergeUsage(usage: Record<string, unknown>, frame: number): void {
     const merged = this.usage ?? {}
     for (const key of Object.keys(usage)) {
       const value = usage[key]
       if (value === null || value === undefined) continue
+      if (typeof value === 'object' && valueTooDeep(value, MAX_JSON_DEPTH - 1)) {
+        this.report(frame, 'too-deep', 'warning', `usage field ${clip(key)} of frame ${frame} is nested deeper than ${MAX_JSON_DEPTH} levels: left out of the Reply; the frame keeps its text`)
+        continue
+      }
       // a wire key named "__proto__" is data, never the object's prototype (defineProperty is
       // several times slower than assignment, so it is kept for that one key)
       if (key === '__proto__') Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true })
@@ -303,30 +270,42 @@ export class Accumulator {
     this.usage = merged
   }
 
+  /**
+   * A final text, compared in time proportional to it (never to the channel): a part's final
+   * (`span`) against the part as the adapter saw it built; a whole channel's by length first,
+   * then piece by piece. The mismatch's words are only built when the diagnostic is listed.
+   */
   private compareFinalText(d: FinalTextDelta, frame: number): void {
-    const have = this.choices.get(d.choice)?.channels[d.channel].toString() ?? ''
-    if (have === d.text) return
-    if (have === '') {
+    const differs = (have: string, at: number) => `${d.source}: the final ${d.channel} differs from the concatenated deltas (${describeDifference(have, d.text, at)}); the deltas are kept`
+    if (d.span !== undefined) {
+      const { start, have } = d.span
+      if (have !== d.text) this.report(frame, 'final-mismatch', 'warning', () => differs(have, start))
+      return
+    }
+    const buffer = this.choices.get(d.choice)?.channels[d.channel]
+    if (buffer === undefined || buffer.length === 0) {
+      if (d.text === '') return
       this.appendText(this.choice(d.choice), d.channel, d.text, frame)
       this.report(frame, 'final-mismatch', 'info', `${d.source}: no ${d.channel} deltas arrived; took the text from the final event`)
       return
     }
-    this.report(frame, 'final-mismatch', 'warning', `${d.source}: the final ${d.channel} differs from the concatenated deltas (${describeDifference(have, d.text)}); the deltas are kept`)
+    if (!buffer.equals(d.text)) this.report(frame, 'final-mismatch', 'warning', () => differs(buffer.toString(), 0))
   }
 
   private compareFinalToolCall(d: FinalToolCallDelta, frame: number): void {
     this.frame = frame
     const call = this.choice(d.choice).calls.final(d)
     if (typeof d.arguments !== 'string') return
-    const have = call.args.toString()
-    if (have === d.arguments) return
-    if (have === '') {
-      const start = call.args.length
-      call.args.append(d.arguments)
-      if (d.arguments.length > 0) this.provenance?.add(frame, call.target, start, call.args.length)
+    const args = call.args
+    if (args.length === 0) {
+      if (d.arguments.length === 0) return
+      args.append(d.arguments)
+      this.provenance?.add(frame, call.target, 0, args.length)
       return
     }
-    this.report(frame, 'final-mismatch', 'warning', `${d.source}: final arguments of tool call ${d.key} differ from the concatenated fragments (${describeDifference(have, d.arguments)}); the fragments are kept`)
+    if (args.equals(d.arguments)) return
+    const final = d.arguments
+    this.report(frame, 'final-mismatch', 'warning', () => `${d.source}: final arguments of tool call ${call.index} differ from the concatenated fragments (${describeDifference(args.toString(), final, 0)}); the fragments are kept`)
   }
 
   /** The reply as it stands; arguments are parsed here, once, never during the stream. */
@@ -377,7 +356,7 @@ function sortedCalls(c: ChoiceState): ToolState[] {
 function replyToolCall(t: ToolState): ReplyToolCall {
   const fragments = t.args.toString()
   const args = fragments === '' && t.argumentsIfEmpty !== null ? t.argumentsIfEmpty : fragments
-  const parsed = parseJson(args)
+  const parsed = parseArguments(args)
   return {
     index: t.index,
     id: t.id,
@@ -385,17 +364,34 @@ function replyToolCall(t: ToolState): ReplyToolCall {
     name: t.name,
     arguments: args,
     parsedArguments: parsed.ok ? parsed.value : null,
-    argumentsError: parsed.ok ? null : parsed.error.message,
+    argumentsError: parsed.ok ? null : parsed.error,
   }
 }
 
-function describeDifference(have: string, want: string): string {
-  let i = 0
-  while (i < have.length && i < want.length && have.charCodeAt(i) === want.charCodeAt(i)) i++
-  return `first difference at character ${i}: deltas ${clip(have.slice(i))}, final ${clip(want.slice(i))}`
+/** Arguments parsed, unless they nest deeper than the Reply may hold (then the text alone is kept). */
+function parseArguments(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  const deep = nestingBeyond(text)
+  if (deep >= 0) return { ok: false, error: tooDeepMessage(deep) }
+  const parsed = parseJson(text)
+  return parsed.ok ? parsed : { ok: false, error: parsed.error.message }
 }
 
-/** A wire string quoted, at most `max` characters of it. */
+/** Where `have` (a text starting at character `at` of its field) and `want` first differ, with an excerpt of each. */
+function describeDifference(have: string, want: string, at: number): string {
+  let i = 0
+  while (i < have.length && i < want.length && have.charCodeAt(i) === want.charCodeAt(i)) i++
+  return `first difference at character ${at + i}: deltas ${clip(have.slice(i))}, final ${clip(want.slice(i))}`
+}
+
+/** A wire string quoted, at most `max` characters of it (a fresh string: what it quotes is not retained). */
 function clip(s: string, max = 40): string {
   return JSON.stringify(s.length > max ? s.slice(0, max) + '…' : s)
+}
+
+/**
+ * A message of at most `max` characters (adapters' notes quote wire text), copied: a slice
+ * alone would keep the whole text it was cut from alive.
+ */
+function clipMessage(s: string, max = 500): string {
+  return s.length > max ? (' ' + s.slice(0, max)).slice(1) + '…' : s
 }

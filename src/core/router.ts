@@ -1,9 +1,11 @@
 // Frames → deltas → accumulator. Chooses the provider from the first frame an adapter
 // recognises (holding earlier frames until then), so the accumulator never learns which
-// provider it is serving.
+// provider it is serving. Adapters read hostile JSON: whatever one throws on a frame (or the
+// accumulator on one of its deltas) becomes that frame's `frame-failed` diagnostic, and the
+// next frame is read as if it had not happened (docs/architecture.md#limits).
 
 import { Accumulator } from './accumulator.js'
-import type { FrameMapper, MergeOptions, ParsedFrame, ProviderAdapter, ProviderChoice, ProviderId, ProviderReason, ProviderRegistry } from './types.js'
+import type { Delta, FrameMapper, MergeOptions, ParsedFrame, ProviderAdapter, ProviderChoice, ProviderId, ProviderReason, ProviderRegistry } from './types.js'
 
 /** How many unrecognised frames are held before falling back to a hint. */
 const MAX_PENDING = 256
@@ -44,7 +46,7 @@ export class Router {
 
   frame(frame: ParsedFrame): void {
     if (this.mapper === null) {
-      const adapter = this.registry.recognize(frame)
+      const adapter = this.recognize(frame)
       if (adapter === null) {
         this.pending.push(frame)
         if (this.pending.length > MAX_PENDING) this.decideFallback()
@@ -58,12 +60,45 @@ export class Router {
   /** The body ended: decide if still undecided, then let the mapper close what is open. */
   end(lastSeq: number): void {
     if (this.mapper === null) this.decideFallback()
-    const closing = this.mapper!.flush?.() ?? []
-    for (const d of closing) this.accumulator.apply(d, lastSeq)
+    let closing: Delta[] = []
+    try {
+      closing = this.mapper!.flush?.() ?? []
+    } catch (e) {
+      this.accumulator.frameFailed(lastSeq, `closing the ${this.adapter!.id} stream`, e)
+    }
+    this.applyAll(closing, lastSeq)
   }
 
   private apply(frame: ParsedFrame): void {
-    for (const d of this.mapper!.map(frame)) this.accumulator.apply(d, frame.seq)
+    let deltas: Delta[]
+    try {
+      deltas = this.mapper!.map(frame)
+    } catch (e) {
+      this.accumulator.frameFailed(frame.seq, `reading it as ${this.adapter!.id}`, e)
+      return
+    }
+    this.applyAll(deltas, frame.seq)
+  }
+
+  /** Each delta on its own: one that fails costs only itself. */
+  private applyAll(deltas: readonly Delta[], seq: number): void {
+    for (let i = 0; i < deltas.length; i++) {
+      try {
+        this.accumulator.apply(deltas[i]!, seq)
+      } catch (e) {
+        this.accumulator.frameFailed(seq, `applying its ${describeDelta(deltas[i])} delta`, e)
+      }
+    }
+  }
+
+  /** The adapter that claims this frame; one whose test throws does not claim it. */
+  private recognize(frame: ParsedFrame): ProviderAdapter | null {
+    try {
+      return this.registry.recognize(frame)
+    } catch (e) {
+      this.accumulator.frameFailed(frame.seq, 'recognising its provider', e)
+      return null
+    }
   }
 
   private decide(adapter: ProviderAdapter, reason: ProviderReason): void {
@@ -84,4 +119,9 @@ export class Router {
     const { id, reason } = this.fallback()
     this.decide(this.registry.adapter(id), reason)
   }
+}
+
+function describeDelta(d: unknown): string {
+  const type = typeof d === 'object' && d !== null ? (d as { type?: unknown }).type : undefined
+  return typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : 'malformed'
 }

@@ -38,4 +38,7 @@ export const SYMPTOMS: Readonly<Record<DiagnosticCode, string>> = {
   'truncated-by-limit': 'The reply stops mid-sentence (or mid tool call) at the token limit, and a client that ignores the finish reason shows it as complete.',
   'provider-error': 'A client that throws on the error payload loses the partial reply, and one that ignores it shows a cut reply as if it were whole.',
   'empty-reply': 'The client shows an empty message.',
+  // limits
+  'too-deep': 'A client that parses or prints this value recursively (JSON.stringify, a tree view, a deep copy) overflows its stack and throws.',
+  'frame-failed': 'A client that reads this frame the same way throws here and loses the rest of the stream.',
 }

@@ -4,6 +4,7 @@
 // per choice; the accumulator keeps each call's arguments and provenance. Every rule is O(1)
 // per fragment: a Map lookup and a few string comparisons.
 
+import { TextBuffer } from './text-buffer.js'
 import type { FinalToolCallDelta, ToolCallDelta } from './types.js'
 
 /** What the identity rules read and write on a call; the accumulator's call state extends it. */
@@ -38,6 +39,13 @@ export class ToolCallTable<T extends CallIdentity> {
   readonly calls: T[] = []
   /** The latest call at each wire key: continuation fragments go there. */
   private readonly byKey = new Map<number, T>()
+  /** The latest call with each real id: a keyless fragment naming it continues it. */
+  private readonly byId = new Map<string, T>()
+  /**
+   * Each call's name as parts: a name that grows by a fragment a frame is compared without
+   * joining it (`call.name` is the same text, concatenated, read only when asked for).
+   */
+  private readonly names = new Map<T, TextBuffer>()
   /** The call a keyless fragment continues. */
   private last: T | null = null
 
@@ -51,55 +59,79 @@ export class ToolCallTable<T extends CallIdentity> {
   apply(d: ToolCallDelta): T {
     const call = this.callFor(d)
     this.last = call
-    if (call.id === null && isRealId(d.id)) call.id = d.id
+    if (call.id === null && isRealId(d.id)) this.setId(call, d.id)
     if (call.type === null && nonEmpty(d.callType)) call.type = d.callType
     if (nonEmpty(d.name)) this.mergeName(call, d.name)
     if (!call.hasArguments && typeof d.arguments === 'string' && d.arguments !== '') call.hasArguments = true
     return call
   }
 
-  /** The call an authoritative final names (by wire key), created when it never streamed; fills what is unset. */
+  /**
+   * The call an authoritative final names (by wire key, or by id when the wire's key was
+   * unusable), created when it never streamed; fills what is unset.
+   */
   final(d: FinalToolCallDelta): T {
-    const call = this.byKey.get(d.key) ?? this.add(d.key)
-    if (call.id === null && isRealId(d.id)) call.id = d.id
-    if (call.name === null && nonEmpty(d.name)) call.name = d.name
+    const known = d.key !== null ? this.byKey.get(d.key) : isRealId(d.id) ? this.byId.get(d.id) : undefined
+    const call = known ?? (d.key !== null ? this.add(d.key) : this.add(this.calls.length, false))
+    if (call.id === null && isRealId(d.id)) this.setId(call, d.id)
+    if (call.name === null && nonEmpty(d.name)) this.setName(call, d.name)
     return call
   }
 
-  private add(index: number): T {
+  /**
+   * A new call at `index`. A call keyed by its order of arrival takes the index's slot only
+   * when it is free: it must never capture the fragments of a call the wire keyed there.
+   */
+  private add(index: number, wireKey = true): T {
     const call = this.create(index)
     this.calls.push(call)
-    this.byKey.set(index, call)
+    if (wireKey || !this.byKey.has(index)) this.byKey.set(index, call)
     this.last = call
     return call
+  }
+
+  private setId(call: T, id: string): void {
+    call.id = id
+    this.byId.set(id, call)
+  }
+
+  private setName(call: T, name: string): void {
+    call.name = name
+    const text = new TextBuffer()
+    text.append(name)
+    this.names.set(call, text)
   }
 
   /** Which call a fragment belongs to (docs/architecture.md#tool-calls). */
   private callFor(d: ToolCallDelta): T {
     if (d.whole) {
-      if (d.key !== null && this.byKey.has(d.key)) this.reused(d.key, `a whole call ${describe(d)} arrived at index ${d.key}, which already holds ${describeCall(this.byKey.get(d.key)!)}; kept as a second call`)
-      return this.add(d.key ?? this.calls.length)
+      if (d.key !== null && this.byKey.has(d.key)) this.reused(d.key, `a whole call ${describe(d)} arrived at index ${d.key}, which already holds ${this.describeCall(this.byKey.get(d.key)!)}; kept as a second call`)
+      return d.key !== null ? this.add(d.key) : this.add(this.calls.length, false)
     }
     if (d.key === null) return this.keyless(d)
     const existing = this.byKey.get(d.key)
     if (!existing) return this.add(d.key)
     // Ollama's OpenAI endpoint sends every parallel call at index 0: a new real id is a new call.
     if (isRealId(d.id) && isRealId(existing.id) && d.id !== existing.id) {
-      this.reused(d.key, `call ${describe(d)} arrived at index ${d.key}, which already holds ${describeCall(existing)}; kept as a second call`)
+      this.reused(d.key, `call ${describe(d)} arrived at index ${d.key}, which already holds ${this.describeCall(existing)}; kept as a second call`)
       return this.add(d.key)
     }
     return existing
   }
 
-  /** Without an index, only a fragment that names no other call continues the open one. */
+  /**
+   * Without an index, a fragment that names the id of a call continues it; otherwise only a
+   * fragment that names no other call continues the open one.
+   */
   private keyless(d: ToolCallDelta): T {
-    const open = this.last
+    const named = isRealId(d.id) ? this.byId.get(d.id) : undefined
+    const open = named ?? this.last
     const otherId = isRealId(d.id) && isRealId(open?.id) && d.id !== open?.id
-    const otherName = nonEmpty(d.name) && nonEmpty(open?.name) && d.name !== open?.name
-    const call = open && !otherId && !otherName ? open : this.add(this.calls.length)
+    const otherName = nonEmpty(d.name) && open !== null && open !== named && !this.sameName(open, d.name)
+    const call = open && !otherId && !otherName ? open : this.add(this.calls.length, false)
     if (!call.keyless) {
       call.keyless = true
-      this.report('missing-tool-index', `choice ${this.choice}: tool call fragment without an index; ${call === open ? `continued ${describeCall(call)}` : `read as a new call at position ${call.index}`}`)
+      this.report('missing-tool-index', `choice ${this.choice}: tool call fragment without an index; ${call === open ? `continued ${this.describeCall(call)}` : `read as a new call at position ${call.index}`}`)
     }
     return call
   }
@@ -116,22 +148,31 @@ export class ToolCallTable<T extends CallIdentity> {
    * appended: the rules split calls on a new id only).
    */
   private mergeName(call: T, name: string): void {
-    const have = call.name
-    if (have === null) { call.name = name; return }
-    if (have === name || have.startsWith(name)) return
-    if (name.startsWith(have)) { call.name = name; return }
-    call.name = have + name
+    const have = this.names.get(call)
+    if (have === undefined) { this.setName(call, name); return }
+    if (have.startsWith(name)) return
+    if (have.isPrefixOf(name)) { call.name = name; have.set(name); return }
+    const before = clipText(have)
+    call.name = call.name! + name // concatenated, not joined: read only when asked for
+    have.append(name)
     if (call.hasArguments) {
-      this.reused(call.index, `a fragment names ${clip(name)} after the arguments of ${clip(have)} began; read as one call named ${clip(call.name)}`)
+      this.reused(call.index, `a fragment names ${clip(name)} after the arguments of ${before} began; read as one call named ${clipText(have)}`)
     } else {
-      this.report('tool-name-changed', `tool call ${call.index}: name fragment ${clip(name)} appended to ${clip(have)}`)
+      this.report('tool-name-changed', `tool call ${call.index}: name fragment ${clip(name)} appended to ${before}`)
     }
   }
-}
 
-function describeCall(c: CallIdentity): string {
-  const parts = [c.id !== null ? `id ${clip(c.id)}` : null, c.name !== null ? `name ${clip(c.name)}` : null].filter((p) => p !== null)
-  return parts.length > 0 ? `call ${parts.join(', ')}` : 'a call'
+  /** The call's name is `name` (O(|name|), the name so far never joined). */
+  private sameName(call: T, name: string): boolean {
+    const have = this.names.get(call)
+    return have === undefined || have.equals(name)
+  }
+
+  private describeCall(c: T): string {
+    const name = this.names.get(c)
+    const parts = [c.id !== null ? `id ${clip(c.id)}` : null, name !== undefined ? `name ${clipText(name)}` : null].filter((p) => p !== null)
+    return parts.length > 0 ? `call ${parts.join(', ')}` : 'a call'
+  }
 }
 
 function describe(d: ToolCallDelta): string {
@@ -139,7 +180,12 @@ function describe(d: ToolCallDelta): string {
   return parts.length > 0 ? `(${parts.join(', ')})` : '(no id or name)'
 }
 
-/** A wire string quoted, at most 40 characters of it. */
+/** A wire string quoted, at most 40 characters of it (a fresh string: the text it quotes is not retained). */
 function clip(s: string): string {
   return JSON.stringify(s.length > 40 ? s.slice(0, 40) + '…' : s)
+}
+
+/** clip() of text kept as parts, without joining them. */
+function clipText(t: TextBuffer): string {
+  return JSON.stringify(t.length > 40 ? t.head(40) + '…' : t.head(40))
 }

@@ -187,8 +187,10 @@ export interface DoneDelta {
 
 /**
  * An authoritative final text (Responses *.done / response.completed): compared, never
- * overwriting. `text` is the whole channel's final text, not one part of it: an adapter
- * whose channel is built from several parts sends the channel with that part replaced.
+ * overwriting. Without `span`, `text` is the whole channel's final text (an empty channel
+ * takes it). With `span`, `text` is the final value of one part of the channel, which the
+ * deltas built as `span.have` from character `span.start` on: the adapter compares parts, so
+ * a `.done` after every delta costs the part, not the channel.
  */
 export interface FinalTextDelta {
   type: 'final-text'
@@ -196,13 +198,15 @@ export interface FinalTextDelta {
   channel: Channel
   text: string
   source: string
+  span?: { start: number; have: string }
 }
 
 /** An authoritative final tool call (Responses function_call_arguments.done, output_item.done). */
 export interface FinalToolCallDelta {
   type: 'final-tool-call'
   choice: number
-  key: number
+  /** The wire key; null when it was unusable: the call is then found by its `id`. */
+  key: number | null
   id?: string | null
   name?: string | null
   arguments?: string | null
@@ -338,6 +342,9 @@ export type DiagnosticCode =
   | 'missing-tool-index'
   | 'truncated-by-limit'
   | 'provider-error'
+  // limits (docs/architecture.md#limits): a value nested too deep, a frame an adapter could not read
+  | 'too-deep'
+  | 'frame-failed'
 
 /** A run of reply text and the frame that produced it. */
 export interface Provenance {

@@ -258,28 +258,42 @@ function sentUsage(json: unknown, depth: number): Obj | null {
   return null
 }
 
-function recordSent(history: History, path: string, value: unknown): void {
+/** Usage paths deeper than this are not followed (the Reply's own usage nests a few levels; a frame's may nest thousands). */
+const SENT_DEPTH = 16
+
+function recordSent(history: History, path: string, value: unknown, depth = 0): void {
   if (isObject(value)) {
-    for (const key of Object.keys(value)) recordSent(history, `${path}.${key}`, value[key])
+    if (depth < SENT_DEPTH) for (const key of Object.keys(value)) recordSent(history, `${path}.${key}`, value[key], depth + 1)
     return
   }
   if (value !== null && value !== undefined) history.usage.get(path)?.sent.push(value)
 }
 
-/** Deep equality of JSON values; with `loose`, null and absent are alike (usage, where the Reply drops nulls). */
+/**
+ * Deep equality of JSON values; with `loose`, null and absent are alike (usage, where the Reply
+ * drops nulls). Iterative: a client's result can nest deeper than the call stack.
+ */
 export function sameValue(a: unknown, b: unknown, loose = false): boolean {
-  if (a === b) return true
-  if (loose && (a === null || a === undefined)) return b === null || b === undefined
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i], loose))
-  if (isObject(a) && isObject(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)])
-    for (const k of keys) {
-      if (!loose && Object.prototype.hasOwnProperty.call(a, k) !== Object.prototype.hasOwnProperty.call(b, k)) return false
-      if (!sameValue(a[k], b[k], loose)) return false
+  const pairs: Array<[unknown, unknown]> = [[a, b]]
+  while (pairs.length > 0) {
+    const [x, y] = pairs.pop()!
+    if (x === y) continue
+    if (loose && (x === null || x === undefined)) {
+      if (y === null || y === undefined) continue
+      return false
     }
-    return true
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false
+      for (let i = 0; i < x.length; i++) pairs.push([x[i], y[i]])
+      continue
+    }
+    if (!isObject(x) || !isObject(y)) return false
+    for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
+      if (!loose && Object.prototype.hasOwnProperty.call(x, k) !== Object.prototype.hasOwnProperty.call(y, k)) return false
+      pairs.push([x[k], y[k]])
+    }
   }
-  return false
+  return true
 }
 
 /** The path (keys and indexes) to the first string in `json` equal to `text`, or null. */

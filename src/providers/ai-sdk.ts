@@ -21,7 +21,7 @@
 
 import { parseJson } from '../core/json-error.js'
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
-import { argumentsText, isObject, str, type JsonObject } from './shared.js'
+import { argumentsText, excerpt, isObject, jsonText, quote, str, type JsonObject } from './shared.js'
 
 const CHOICE = 0
 
@@ -67,9 +67,16 @@ export const aiSdk: ProviderAdapter = {
 
 interface CallState {
   key: number
-  /** The inputTextDelta fragments so far, to compare with tool-input-available. */
-  fragments: string[]
+  /** The inputTextDelta fragments so far, concatenated (never joined until compared), to compare with tool-input-available. */
+  fragments: string
 }
+
+/**
+ * Fragments longer than this many times the whole input (plus a little) are not parsed to be
+ * compared with it: they cannot be the same value short of absurd white space, and parsing
+ * them at every tool-input-available would cost the fragments, not the event.
+ */
+const COMPARE_RATIO = 16
 
 class AiSdkMapper {
   private announced = false
@@ -99,7 +106,7 @@ class AiSdkMapper {
       case 'tool-input-available': return this.toolInput(out, j, 'tool-input-available')
       case 'tool-input-error': {
         this.toolInput(out, j, 'tool-input-error')
-        out.push({ type: 'note', level: 'warning', message: `tool call ${describeId(j['toolCallId'])}: input error: ${str(j['errorText']) ?? 'no errorText'}` })
+        out.push({ type: 'note', level: 'warning', message: `tool call ${describeId(j['toolCallId'])}: input error: ${errorText(j)}` })
         return out
       }
       case 'finish-step':
@@ -118,12 +125,12 @@ class AiSdkMapper {
       }
       case 'abort': {
         const reason = str(j['reason'])
-        out.push({ type: 'note', level: 'warning', message: reason ? `the stream was aborted: ${reason}` : 'the stream was aborted' })
+        out.push({ type: 'note', level: 'warning', message: reason ? `the stream was aborted: ${excerpt(reason, 200)}` : 'the stream was aborted' })
         out.push({ type: 'done' })
         return out
       }
       case 'tool-output-error':
-        out.push({ type: 'note', level: 'info', message: `tool call ${describeId(j['toolCallId'])}: output error: ${str(j['errorText']) ?? 'no errorText'}` })
+        out.push({ type: 'note', level: 'info', message: `tool call ${describeId(j['toolCallId'])}: output error: ${errorText(j)}` })
         return out
       case 'tool-output-denied':
         out.push({ type: 'note', level: 'info', message: `tool call ${describeId(j['toolCallId'])}: output denied` })
@@ -134,7 +141,7 @@ class AiSdkMapper {
       out.push({ type: 'note', level: 'info', message: `${type} part kept out of the reply` })
       return out
     }
-    out.push({ type: 'note', level: 'info', message: `ignored AI SDK part type ${JSON.stringify(j['type'] ?? null)}` })
+    out.push({ type: 'note', level: 'info', message: `ignored AI SDK part type ${quote(j['type'] ?? null)}` })
     return out
   }
 
@@ -179,7 +186,7 @@ class AiSdkMapper {
   private call(id: string): CallState {
     let call = this.calls.get(id)
     if (!call) {
-      call = { key: this.calls.size, fragments: [] }
+      call = { key: this.calls.size, fragments: '' }
       this.calls.set(id, call)
     }
     return call
@@ -203,7 +210,7 @@ class AiSdkMapper {
     }
     const call = this.call(id)
     const fragment = str(j['inputTextDelta'])
-    if (fragment !== null) call.fragments.push(fragment)
+    if (fragment !== null) call.fragments += fragment
     out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, arguments: fragment })
     return out
   }
@@ -219,13 +226,13 @@ class AiSdkMapper {
     const call = this.call(id)
     const name = str(j['toolName'])
     const input = j['input']
-    const whole = source === 'tool-input-error' ? argumentsText(input) : input === undefined ? null : JSON.stringify(input)
-    const fragments = call.fragments.join('')
-    if (fragments === '') {
+    const whole = source === 'tool-input-error' ? argumentsText(input) : input === undefined ? null : jsonText(input)
+    const fragments = call.fragments
+    if (fragments.length === 0) {
       out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, name, arguments: whole })
       return out
     }
-    const same = whole === null || whole === fragments || sameJson(fragments, input)
+    const same = whole === null || whole === fragments || (fragments.length <= COMPARE_RATIO * whole.length + 1024 && sameJson(fragments, input))
     out.push({ type: 'final-tool-call', choice: CHOICE, key: call.key, id, name, arguments: same ? null : whole, source })
     return out
   }
@@ -234,9 +241,14 @@ class AiSdkMapper {
 /** The fragments, parsed, are the same JSON value as the input (formatting aside). */
 function sameJson(fragments: string, input: unknown): boolean {
   const parsed = parseJson(fragments)
-  return parsed.ok && JSON.stringify(parsed.value) === JSON.stringify(input)
+  return parsed.ok && jsonText(parsed.value) === jsonText(input)
 }
 
 function describeId(v: unknown): string {
-  return typeof v === 'string' ? JSON.stringify(v) : '(no id)'
+  return typeof v === 'string' ? quote(v) : '(no id)'
+}
+
+function errorText(j: JsonObject): string {
+  const text = str(j['errorText'])
+  return text === null ? 'no errorText' : excerpt(text, 200)
 }

@@ -4,7 +4,7 @@
 // There is one choice (0); tool calls are keyed by the content block index.
 
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
-import { errorDelta, index, isObject, str, typeField, usageObject, type JsonObject } from './shared.js'
+import { errorDelta, excerpt, index, isObject, jsonText, quote, str, typeField, usageObject, type JsonObject } from './shared.js'
 
 /** Event types no other wire format uses: one of them is enough to name the stream. */
 const OWN_TYPES: ReadonlySet<string> = new Set([
@@ -55,7 +55,7 @@ function mapEvent(frame: ParsedFrame): Delta[] {
     case 'error': return mapError(j)
     default:
       // The API reserves the right to add event types; they must be ignored, visibly.
-      return [{ type: 'note', level: 'info', message: `ignored Anthropic event type ${JSON.stringify(type)}` }]
+      return [{ type: 'note', level: 'info', message: `ignored Anthropic event type ${quote(type)}` }]
   }
 }
 
@@ -76,7 +76,7 @@ function mapBlockStart(j: JsonObject): Delta[] {
   if (blockType !== null && TOOL_BLOCKS.has(blockType)) return [toolStart(j, block, blockType)]
   // redacted_thinking (opaque), *_tool_result, container_upload…: whole blocks that are
   // neither text nor a call the client must run.
-  return [{ type: 'note', level: 'info', message: `content block ${String(index(j['index']))}: ${blockType ?? 'untyped'} block kept out of the reply` }]
+  return [{ type: 'note', level: 'info', message: `content block ${String(index(j['index']))}: ${blockType === null ? 'untyped' : excerpt(blockType, 60)} block kept out of the reply` }]
 }
 
 /** A start block may already carry text; usually it is "" (which appends nothing). */
@@ -93,7 +93,7 @@ function toolStart(j: JsonObject, block: JsonObject, blockType: string): Delta {
     name: str(block['name']),
     callType: blockType,
     // A tool with no parameters gets no input_json_delta at all; its input is this object.
-    argumentsIfEmpty: JSON.stringify(block['input'] ?? {}),
+    argumentsIfEmpty: jsonText(block['input'] ?? {}),
   }
 }
 
@@ -113,7 +113,7 @@ function mapBlockDelta(j: JsonObject): Delta[] {
     case 'citations_delta':
       return []
     default:
-      return [{ type: 'note', level: 'info', message: `ignored content block delta type ${JSON.stringify(delta['type'] ?? null)}` }]
+      return [{ type: 'note', level: 'info', message: `ignored content block delta type ${quote(delta['type'] ?? null)}` }]
   }
 }
 

@@ -6,7 +6,7 @@
 // in mapper state, and handed to the reducer as one whole call when the call closes.
 
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
-import { arr, errorDelta, index, isObject, str, usageObject, type JsonObject } from './shared.js'
+import { arr, errorDelta, excerpt, index, isObject, jsonText, quote, str, usageObject, type JsonObject } from './shared.js'
 
 export const gemini: ProviderAdapter = {
   id: 'gemini',
@@ -54,7 +54,7 @@ class GeminiMapper implements FrameMapper {
   flush(): Delta[] {
     const out: Delta[] = []
     for (const [choice, call] of this.open) {
-      out.push({ type: 'note', level: 'warning', message: `choice ${choice}: streamed function call ${JSON.stringify(call.name)} was never closed; arguments are what arrived` })
+      out.push({ type: 'note', level: 'warning', message: `choice ${choice}: streamed function call ${quote(call.name)} was never closed; arguments are what arrived` })
       out.push(closedCall(choice, call))
     }
     this.open.clear()
@@ -114,7 +114,7 @@ class GeminiMapper implements FrameMapper {
     if (name === null && !('args' in fc)) return // a closer with nothing open
     out.push({
       type: 'tool-call', choice: at, key: null, whole: true,
-      id: str(fc['id']), name, arguments: JSON.stringify(fc['args'] ?? {}),
+      id: str(fc['id']), name, arguments: jsonText(fc['args'] ?? {}),
     })
   }
 
@@ -129,7 +129,7 @@ class GeminiMapper implements FrameMapper {
 function closedCall(choice: number, call: OpenCall): Delta {
   return {
     type: 'tool-call', choice, key: null, whole: true,
-    id: call.id, name: call.name, arguments: JSON.stringify(call.args),
+    id: call.id, name: call.name, arguments: jsonText(call.args),
   }
 }
 
@@ -140,7 +140,7 @@ function mapPromptBlock(chunk: JsonObject, out: Delta[]): void {
   if (!reason) return
   out.push({ type: 'choice', choice: 0, role: null })
   out.push({ type: 'finish', choice: 0, reason })
-  out.push({ type: 'note', level: 'warning', message: `prompt blocked: ${reason}` })
+  out.push({ type: 'note', level: 'warning', message: `prompt blocked: ${excerpt(reason, 200)}` })
   out.push({ type: 'done' })
 }
 
@@ -160,11 +160,11 @@ function applyPartialArgs(target: JsonObject, partialArgs: unknown, out: Delta[]
     if (!isObject(arg)) continue
     const path = parsePath(arg['jsonPath'])
     if (path === null) {
-      out.push({ type: 'note', level: 'warning', message: `ignored partialArgs piece with unsupported jsonPath ${JSON.stringify(arg['jsonPath'] ?? null)}` })
+      out.push({ type: 'note', level: 'warning', message: `ignored partialArgs piece with unsupported jsonPath ${quote(arg['jsonPath'] ?? null)}` })
       continue
     }
     if (!setAtPath(target, path, arg)) {
-      out.push({ type: 'note', level: 'warning', message: `ignored partialArgs piece at ${String(arg['jsonPath'])}: no value or a path that does not fit` })
+      out.push({ type: 'note', level: 'warning', message: `ignored partialArgs piece at ${excerpt(String(arg['jsonPath']), 60)}: no value or a path that does not fit` })
     }
   }
 }

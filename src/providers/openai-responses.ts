@@ -10,12 +10,16 @@
 //
 // Authoritative values (`*.done`, the `response` of a terminal event) are sent as
 // final-text / final-tool-call deltas; the accumulator compares them and never overwrites.
-// A part's final value covers one part, while the accumulator compares a whole channel, so
-// the mapper mirrors each channel's parts and sends the whole channel as the final would
-// have it: the streamed parts, with that part's text replaced by its final value.
+// A part's final value covers one part: the mapper mirrors each channel's parts
+// (responses-parts.ts) and sends each differing part with where it starts in the channel,
+// so a `.done` costs its own text, never the channel's.
+//
+// A call whose `output_index` is not a usable index (-1, "0", 1.5, null, 2^53, missing) is
+// kept, in order of arrival, with a warning: its later events are routed by their item_id.
 
 import type { Channel, Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
-import { arr, errorDelta, index, isObject, str, typeField, usageObject, type JsonObject } from './shared.js'
+import { ChannelMirror } from './responses-parts.js'
+import { arr, errorDelta, index, isObject, quote, str, typeField, usageObject, type JsonObject } from './shared.js'
 
 const CHOICE = 0
 
@@ -58,67 +62,23 @@ const INPUT_EVENTS: ReadonlyMap<string, string> = new Map([
   ['response.custom_tool_call_input', 'input'],
 ])
 
-/** One streamed part of a channel, as the accumulator holds it. */
-interface Run {
-  key: string
-  parts: string[]
-}
-
-/**
- * What the accumulator holds in one channel, as runs of parts in arrival order. A run
- * starts when a delta's part differs from the previous delta's; runs are never empty.
- */
-class ChannelMirror {
-  readonly runs: Run[] = []
-  constructor(private readonly separator: string) {}
-
-  /** Records a delta and returns the text to append: the separator first when a new part starts. */
-  append(key: string, text: string): string {
-    const last = this.runs[this.runs.length - 1]
-    if (last && last.key === key) {
-      last.parts.push(text)
-      return text
-    }
-    this.runs.push({ key, parts: [text] })
-    return last ? this.separator + text : text
-  }
-
-  /**
-   * The channel as the given final values say it should read: each streamed part replaced
-   * by its final value, final parts that never streamed added at the end. A part that
-   * streamed in several runs (parts interleaved, never seen in practice) takes its final
-   * value in its first run, so the comparison reports it.
-   */
-  expected(finals: ReadonlyMap<string, string>): string {
-    const texts: string[] = []
-    const placed = new Set<string>()
-    for (const run of this.runs) {
-      const final = finals.get(run.key)
-      if (final === undefined) texts.push(run.parts.join(''))
-      else if (placed.has(run.key)) texts.push('')
-      else { texts.push(final); placed.add(run.key) }
-    }
-    for (const [key, final] of finals) {
-      if (!placed.has(key) && final !== '') texts.push(final)
-    }
-    return texts.join(this.separator)
-  }
-
-  /** After the accumulator filled an empty channel from final values. */
-  adopt(finals: ReadonlyMap<string, string>): void {
-    for (const [key, final] of finals) if (final !== '') this.runs.push({ key, parts: [final] })
-  }
-}
+/** What a client that keys calls by output_index does with a call whose index is unusable. */
+const ODD_INDEX_SYMPTOM = 'A client that keys tool calls by output_index (an array position) drops this call, throws, or merges it into another.'
 
 class ResponsesMapper {
   private announced = false
   private readonly mirrors: Record<Channel, ChannelMirror> = {
-    content: new ChannelMirror(''),
-    reasoning: new ChannelMirror('\n\n'),
-    refusal: new ChannelMirror(''),
+    content: new ChannelMirror(CHOICE, 'content', ''),
+    reasoning: new ChannelMirror(CHOICE, 'reasoning', '\n\n'),
+    refusal: new ChannelMirror(CHOICE, 'refusal', ''),
   }
   /** Output indexes already known as tool calls (their type came from output_item.added). */
   private readonly calls = new Set<number>()
+  /**
+   * Calls whose output_index was unusable, by item id: the id their events are routed by (the
+   * call_id, else the item id). Keyed by order of arrival in the reply.
+   */
+  private readonly odd = new Map<string, string | null>()
 
   map(frame: ParsedFrame): Delta[] {
     const e = frame.json
@@ -170,7 +130,7 @@ class ResponsesMapper {
       default:
         // keepalive, content parts, annotations, built-in tool progress: nothing to merge
         if (type !== 'keepalive' && !type.startsWith('response.')) {
-          out.push({ type: 'note', level: 'info', message: `unknown event ${JSON.stringify(type)} ignored` })
+          out.push({ type: 'note', level: 'info', message: `unknown event ${quote(type)} ignored` })
         }
     }
   }
@@ -191,71 +151,105 @@ class ResponsesMapper {
   private partDone(out: Delta[], source: string, channel: Channel, key: string, text: unknown): void {
     if (typeof text !== 'string') return
     this.announce(out)
-    this.compare(out, source, channel, new Map([[key, text]]))
-  }
-
-  /** One final-text delta for a whole channel, given the final values of some of its parts. */
-  private compare(out: Delta[], source: string, channel: Channel, finals: ReadonlyMap<string, string>): void {
-    const mirror = this.mirrors[channel]
-    out.push({ type: 'final-text', choice: CHOICE, channel, text: mirror.expected(finals), source })
-    // an empty channel is filled from the final values by the accumulator
-    if (mirror.runs.length === 0) mirror.adopt(finals)
+    this.mirrors[channel].finals(new Map([[key, text]]), source, out)
   }
 
   private itemAdded(e: JsonObject, out: Delta[]): void {
     const item = isObject(e['item']) ? e['item'] : null
     this.announce(out, item && item['type'] === 'message' ? str(item['role']) : null)
-    const at = index(e['output_index'])
-    if (item === null || at === null) return
+    if (item === null) return
     const callType = CALL_TYPES.get(item['type'])
     if (callType === undefined) return
-    this.calls.add(at)
     const args = callArguments(item)
-    out.push({
-      type: 'tool-call', choice: CHOICE, key: at, callType,
-      id: nonEmpty(item['call_id']) ?? nonEmpty(item['id']),
-      name: nonEmpty(item['name']),
-      arguments: args === '' ? null : args,
-    })
+    const call = {
+      type: 'tool-call', choice: CHOICE, callType, id: nonEmpty(item['call_id']) ?? nonEmpty(item['id']),
+      name: nonEmpty(item['name']), arguments: args === '' ? null : args,
+    } as const
+    const ref = this.oddRef(str(item['id']))
+    const at = ref === undefined ? index(e['output_index']) : null
+    if (at !== null) {
+      this.calls.add(at)
+      out.push({ ...call, key: at })
+    } else if (ref !== undefined) out.push({ ...call, key: null, id: ref })
+    else this.oddCall(out, 'response.output_item.added', e, str(item['id']), { ...call, key: null })
   }
 
   /** A finished call item is authoritative for its id, name and arguments. */
   private itemDone(e: JsonObject, out: Delta[]): void {
     const item = isObject(e['item']) ? e['item'] : null
-    const at = index(e['output_index'])
-    if (item !== null && at !== null) this.finalCall(out, 'response.output_item.done', at, item)
+    if (item !== null) this.finalCall(out, 'response.output_item.done', e['output_index'], item, e)
   }
 
   private argumentsDelta(e: JsonObject, out: Delta[]): void {
-    const at = index(e['output_index'])
     const delta = str(e['delta'])
-    if (at === null || delta === null || delta === '') return
+    if (delta === null || delta === '') return
     this.announce(out)
-    out.push({ type: 'tool-call', choice: CHOICE, key: at, arguments: delta })
+    const ref = this.oddRef(str(e['item_id']))
+    const at = ref === undefined ? index(e['output_index']) : null
+    if (at !== null) out.push({ type: 'tool-call', choice: CHOICE, key: at, arguments: delta })
+    else if (ref !== undefined) out.push({ type: 'tool-call', choice: CHOICE, key: null, id: ref, arguments: delta })
+    else this.oddCall(out, str(e['type']) ?? 'arguments delta', e, str(e['item_id']), { type: 'tool-call', choice: CHOICE, key: null, arguments: delta })
   }
 
   private argumentsDone(out: Delta[], source: string, e: JsonObject, args: unknown): void {
-    const at = index(e['output_index'])
-    if (at === null) return
     this.announce(out)
-    out.push({
-      type: 'final-tool-call', choice: CHOICE, key: at, source,
-      name: nonEmpty(e['name']), arguments: str(args),
-    })
+    const name = nonEmpty(e['name'])
+    const itemId = str(e['item_id'])
+    const ref = this.oddRef(itemId)
+    const at = ref === undefined ? index(e['output_index']) : null
+    if (at !== null) out.push({ type: 'final-tool-call', choice: CHOICE, key: at, source, name, arguments: str(args) })
+    else if (ref !== undefined) out.push({ type: 'final-tool-call', choice: CHOICE, key: null, source, id: ref, name, arguments: str(args) })
+    else this.oddCall(out, source, e, itemId, { type: 'tool-call', choice: CHOICE, key: null, name, arguments: str(args) })
   }
 
-  private finalCall(out: Delta[], source: string, at: number, item: JsonObject): void {
+  /**
+   * A call item's final values. `outputIndex` is the item's position in the terminal
+   * response's output (always usable) or the output_item.done event's own (maybe not).
+   */
+  private finalCall(out: Delta[], source: string, outputIndex: unknown, item: JsonObject, e: JsonObject | null = null): void {
     const callType = CALL_TYPES.get(item['type'])
     if (callType === undefined) return
     this.announce(out)
     const id = nonEmpty(item['call_id']) ?? nonEmpty(item['id'])
     const name = nonEmpty(item['name'])
+    const ref = this.oddRef(str(item['id']))
+    const at = ref === undefined ? index(outputIndex) : null
+    if (ref !== undefined) {
+      out.push({ type: 'final-tool-call', choice: CHOICE, key: null, source, id: ref, name, arguments: callArguments(item) })
+      return
+    }
+    if (at === null) {
+      // first seen here, whole: the call is its final value
+      this.oddCall(out, source, e ?? {}, str(item['id']), { type: 'tool-call', choice: CHOICE, key: null, callType, id, name, arguments: callArguments(item) })
+      return
+    }
     // a call first seen here still gets its type (final-tool-call carries none)
     if (!this.calls.has(at)) {
       this.calls.add(at)
       out.push({ type: 'tool-call', choice: CHOICE, key: at, callType, id, name })
     }
     out.push({ type: 'final-tool-call', choice: CHOICE, key: at, source, id, name, arguments: callArguments(item) })
+  }
+
+  /** The routing id of a call kept for its unusable output_index, by item id; undefined when none. */
+  private oddRef(itemId: string | null): string | null | undefined {
+    return itemId === null ? undefined : this.odd.get(itemId)
+  }
+
+  /**
+   * A call whose output_index is unusable, seen for the first time: a new call in order of
+   * arrival, routed from now on by its id (the call_id, else the item id), with a warning.
+   * Without any id, the fragment can only continue the open call.
+   */
+  private oddCall(out: Delta[], source: string, e: JsonObject, itemId: string | null, delta: Extract<Delta, { type: 'tool-call' }>): void {
+    const ref = delta.id ?? itemId
+    if (itemId !== null) this.odd.set(itemId, ref)
+    const raw = 'output_index' in e ? quote(e['output_index'] ?? null) : 'missing'
+    out.push({
+      type: 'note', level: 'warning', symptom: ODD_INDEX_SYMPTOM,
+      message: `${source}: output_index ${raw} is not a usable index (a non-negative integer); the call${ref === null ? '' : ` ${quote(ref)}`} is kept in order of arrival`,
+    })
+    out.push({ ...delta, id: ref, whole: ref !== null })
   }
 
   /** response.completed / incomplete / failed: finals, finish reason, usage, error, done. */
@@ -270,7 +264,7 @@ class ResponsesMapper {
     out.push({ type: 'done' })
   }
 
-  /** The terminal response's output items against what streamed: one comparison per channel. */
+  /** The terminal response's output items against what streamed, part by part. */
   private compareOutput(source: string, response: JsonObject, out: Delta[]): void {
     const output = arr(response['output'])
     output.forEach((item, position) => {
@@ -278,7 +272,7 @@ class ResponsesMapper {
     })
     const finals = outputTexts(output)
     for (const channel of ['content', 'reasoning', 'refusal'] as const) {
-      if (finals[channel].size > 0) this.compare(out, source, channel, finals[channel])
+      if (finals[channel].size > 0) this.mirrors[channel].finals(finals[channel], source, out)
     }
   }
 }

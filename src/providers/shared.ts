@@ -1,6 +1,11 @@
-// Small readers shared by the adapters: wire JSON is untrusted, so every access checks its type.
+// Small readers shared by the adapters: wire JSON is untrusted, so every access checks its type,
+// every value is written back as text without recursion (jsonText: any depth), and every
+// message quotes at most an excerpt of the wire.
 
+import { jsonText } from '../core/json-depth.js'
 import type { StreamErrorDelta } from '../core/types.js'
+
+export { jsonText }
 
 export type JsonObject = Record<string, unknown>
 
@@ -44,14 +49,27 @@ export function errorDelta(payload: unknown): StreamErrorDelta | null {
   if (isObject(e)) {
     const code = typeof e['code'] === 'string' || typeof e['code'] === 'number' ? e['code'] : null
     const errorType = str(e['type']) ?? str(e['status'])
-    const message = str(e['message']) ?? JSON.stringify(e)
+    const message = str(e['message']) ?? excerpt(jsonText(e), 1000)
     return { type: 'stream-error', message, code, errorType, payload }
   }
-  return { type: 'stream-error', message: JSON.stringify(e), payload }
+  return { type: 'stream-error', message: excerpt(jsonText(e), 1000), payload }
 }
 
 /** Arguments that arrive as an object (Gemini, Ollama) are stored as their JSON text. */
 export function argumentsText(v: unknown): string | null {
   if (v === undefined || v === null) return null
-  return typeof v === 'string' ? v : JSON.stringify(v)
+  return typeof v === 'string' ? v : jsonText(v)
+}
+
+/** A wire value quoted for a message: its JSON, at most `max` characters of it. */
+export function quote(v: unknown, max = 60): string {
+  return excerpt(typeof v === 'string' ? JSON.stringify(v.length > max ? v.slice(0, max) + '…' : v) : jsonText(v ?? null), max + 3)
+}
+
+/**
+ * At most `max` characters of `s`, with `…` when cut; a copy, so the text it was cut from is
+ * not kept alive by a message.
+ */
+export function excerpt(s: string, max: number): string {
+  return s.length > max ? (' ' + s.slice(0, max)).slice(1) + '…' : s
 }

@@ -1,0 +1,94 @@
+// Text that grows by appends (reply channels, tool arguments, tool names), kept as parts and
+// joined once, on demand. Comparisons walk the parts instead of joining them, so a stream that
+// appends and compares in turn (a `*.done` after every delta, a name fragment in every frame)
+// costs the size of what it compares, never the size of all the text so far.
+
+/** Parts per block: every BLOCK parts are joined, so a long text is a few large strings. */
+const BLOCK = 1024
+
+export class TextBuffer {
+  private blocks: string[] = []
+  private parts: string[] = []
+  length = 0
+  /** Set by an empty-string append too: the field was present. */
+  touched = false
+
+  append(text: string): void {
+    this.touched = true
+    if (text.length === 0) return
+    this.parts.push(text)
+    this.length += text.length
+    if (this.parts.length === BLOCK) {
+      this.blocks.push(this.parts.join(''))
+      this.parts = []
+    }
+  }
+
+  /** Replaces the whole text (a name sent whole again, grown). */
+  set(text: string): void {
+    this.touched = true
+    this.blocks = []
+    this.parts = text.length === 0 ? [] : [text]
+    this.length = text.length
+  }
+
+  toString(): string {
+    if (this.parts.length > 0) {
+      this.blocks.push(this.parts.length === 1 ? this.parts[0]! : this.parts.join(''))
+      this.parts = []
+    }
+    if (this.blocks.length > 1) this.blocks = [this.blocks.join('')]
+    return this.blocks[0] ?? ''
+  }
+
+  /** True when the text is exactly `s`: O(|s|) at most, nothing joined. */
+  equals(s: string): boolean {
+    return s.length === this.length && this.isPrefixOf(s)
+  }
+
+  /** True when `s` begins with the whole text: O(|s|) at most. */
+  isPrefixOf(s: string): boolean {
+    if (this.length > s.length) return false
+    const at = prefixOf(this.blocks, s, 0)
+    return at >= 0 && prefixOf(this.parts, s, at) >= 0
+  }
+
+  /** True when the text begins with `s`: O(|s|), nothing joined. */
+  startsWith(s: string): boolean {
+    if (s.length > this.length) return false
+    const at = startOf(this.blocks, s, 0)
+    return at >= s.length || (at >= 0 && startOf(this.parts, s, at) >= s.length)
+  }
+
+  /** The first `max` characters (a message's excerpt), nothing joined beyond them. */
+  head(max: number): string {
+    let out = ''
+    for (const list of [this.blocks, this.parts]) {
+      for (const piece of list) {
+        if (out.length >= max) return out
+        out += piece.slice(0, max - out.length)
+      }
+    }
+    return out
+  }
+}
+
+/** `s` continues with the pieces from `at`: the position after them, or -1. */
+function prefixOf(pieces: readonly string[], s: string, at: number): number {
+  for (const piece of pieces) {
+    if (!s.startsWith(piece, at)) return -1
+    at += piece.length
+  }
+  return at
+}
+
+/** The pieces, from `s[at]` on, agree with `s` as far as `s` goes: the position reached, or -1. */
+function startOf(pieces: readonly string[], s: string, at: number): number {
+  for (const piece of pieces) {
+    if (at >= s.length) return at
+    const n = Math.min(piece.length, s.length - at)
+    if (n === piece.length ? !s.startsWith(piece, at) : !piece.startsWith(s.slice(at, at + n))) return -1
+    at += n
+  }
+  return at
+}
