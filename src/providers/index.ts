@@ -3,6 +3,7 @@
 
 import { createProviderRegistry } from '../core/registry.js'
 import type { ProviderAdapter, ProviderRegistry } from '../core/types.js'
+import { agUi } from './ag-ui.js'
 import { aiSdk } from './ai-sdk.js'
 import { anthropic } from './anthropic.js'
 import { cohere } from './cohere.js'
@@ -25,6 +26,7 @@ const ADAPTERS = {
   ollama,
   'ai-sdk': aiSdk,
   cohere,
+  'ag-ui': agUi,
   'openai-chat': openaiChat,
   generic,
 } as const satisfies Record<string, ProviderAdapter>
