@@ -19,6 +19,7 @@
 //   frame-error      one per frame that failed to parse; data-frame
 //   stream-error     one per provider error inside the stream; data-frame
 //   diagnostic       one per core diagnostic; data-code
+//   .ds-sel-title    the selection header's URL line; title = the full URL
 //   request-incomplete  the mark on a request row whose stream is incomplete; title = the reason
 //   frame-search     the "Search frames" box; search-count ("N of M"), search-error (an invalid regex)
 //   frame-row data-incomplete="true"  the partial last frame of a stream the page cancelled

@@ -36,7 +36,7 @@ export function Problems() {
           <div class="ds-section-label">
             problems {problems.length > 0 ? `· ${plural(problems.length, 'warning or error', 'warnings and errors')}` : '· none, only notes'}
           </div>
-          <ul class="ds-list ds-problems" data-testid="diagnostics">
+          <ul class="ds-list ds-problems ds-problem-list" data-testid="diagnostics">
             {diagnostics.slice(0, limit).map((d, i) => (
               <li key={i} class={d.level} data-testid="diagnostic" data-code={d.code} data-frame={d.frame ?? undefined}>
                 {link(d.frame)}
@@ -53,7 +53,7 @@ export function Problems() {
       {streamErrors.length > 0 && (
         <div class="ds-block">
           <div class="ds-section-label">errors sent by the provider</div>
-          <ul class="ds-list" data-testid="stream-errors">
+          <ul class="ds-list ds-problem-list" data-testid="stream-errors">
             {streamErrors.slice(0, limit).map((s, i) => (
               <li key={i} class="error" data-testid="stream-error" data-frame={s.frame}>
                 {link(s.frame)}
@@ -67,7 +67,7 @@ export function Problems() {
       {failed.length > 0 && (
         <div class="ds-block">
           <div class="ds-section-label">frames that failed to parse</div>
-          <ul class="ds-list" data-testid="frame-errors">
+          <ul class="ds-list ds-problem-list" data-testid="frame-errors">
             {failed.slice(0, limit).map((e) => (
               <li key={e.frame} class="error" data-testid="frame-error" data-frame={e.frame}>
                 {link(e.frame)}

@@ -14,7 +14,7 @@ export function SelectionHeader() {
   const { row } = view
   return (
     <div class="ds-sel-head">
-      <div class="ds-sel-title">
+      <div class="ds-sel-title" title={row.url}>
         <b>{row.method}</b> <MiddleEllipsis text={row.url} tail={32} testid="selection-url" />
       </div>
       <div class="ds-sel-facts">

@@ -64,8 +64,8 @@ interface Scan extends ScanResult {
   re: RegExp
   /** Where the last frame searched ended: a last frame that grew since is searched again. */
   lastEnd: number
-  /** Highlights built from these matches, and what they were built from. */
-  found: { index: ProvenanceIndex; count: number; from: unknown; to: unknown; ranges: Highlight[] } | null
+  /** Highlights built from the first `upTo` matches (by field, in order), and what they were built from. */
+  found: { index: ProvenanceIndex; from: unknown; to: unknown; upTo: number; lists: Map<string, Highlight[]>; ranges: Highlight[] } | null
 }
 
 /** The search of one request (kept on its model; a new merger starts it over). */
@@ -99,22 +99,56 @@ export class FrameScan {
 
   /**
    * The reply text the matching frames produced, as highlights in the reply shown, adjacent
-   * runs joined (a search that matches 100,000 frames marks a few ranges, not 100,000).
+   * runs joined (a search that matches 100,000 frames marks a few ranges, not 100,000). Built
+   * as the matches come: each batch adds the runs of the frames matched since the last one
+   * (their text comes after what is there, so they extend or follow the last range of their
+   * field); anything else (a new index, another reply shown) builds it again.
    */
   found(index: ProvenanceIndex, frames: number, toShown: (ranges: readonly Provenance[]) => Highlight[], from: unknown, to: unknown): Highlight[] {
     const s = this.scan
     if (!s) return []
-    const f = s.found
-    if (f && f.index === index && f.count === s.count && f.from === from && f.to === to) return f.ranges
+    let f = s.found
+    if (!f || f.index !== index || f.from !== from || f.to !== to || f.upTo > s.count) {
+      f = s.found = { index, from, to, upTo: 0, lists: new Map(), ranges: [] }
+    }
+    if (f.upTo === s.count) return f.ranges
     const records: Provenance[] = []
-    for (let i = 0; i < s.count; i++) {
+    let i = f.upTo
+    for (; i < s.count; i++) {
       const seq = s.seqs[i]!
       if (seq >= frames) break // past what the index covers (a growing stream between rebuilds)
       for (const r of index.forFrame(seq)) records.push(r)
     }
-    const ranges = join(toShown(records))
-    s.found = { index, count: s.count, from, to, ranges }
-    return ranges
+    f.upTo = i
+    let ordered = true
+    for (const h of toShown(records)) {
+      const key = `${h.field.choice}:${h.field.channel}:${h.field.toolCall ?? ''}`
+      let list = f.lists.get(key)
+      if (!list) f.lists.set(key, (list = []))
+      const last = list[list.length - 1]
+      if (last && h.start < last.start) { ordered = false; break }
+      if (last && h.start <= last.end) last.end = Math.max(last.end, h.end)
+      else list.push({ field: h.field, start: h.start, end: h.end })
+    }
+    if (!ordered) {
+      // a run before the last one of its field (not seen in practice): all of it again, sorted
+      const all: Highlight[] = []
+      for (let k = 0; k < f.upTo; k++) {
+        const seq = s.seqs[k]!
+        if (seq >= frames) break
+        all.push(...toShown(index.forFrame(seq)))
+      }
+      f.lists = new Map()
+      for (const h of join(all)) {
+        const key = `${h.field.choice}:${h.field.channel}:${h.field.toolCall ?? ''}`
+        let list = f.lists.get(key)
+        if (!list) f.lists.set(key, (list = []))
+        list.push(h)
+      }
+    }
+    // a new array each time: the view changed
+    f.ranges = ([] as Highlight[]).concat(...f.lists.values())
+    return f.ranges
   }
 
   forget(): void {

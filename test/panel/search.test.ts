@@ -207,6 +207,10 @@ describe('searching a long stream', () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b))
     expect(counts(store)).toEqual({ count: expected.length, total: N, done: true, error: null })
     expect(shown(store)).toEqual(expected)
+    // the reply text of the matches, built batch by batch as they came: each needle, once
+    const view = store.selection.value!
+    const content = view.reply.choices[0]!.content
+    expect(view.found.map((h) => content.slice(h.start, h.end))).toEqual(expected.map((i) => `needle ${i} `))
   })
 
   it('a new query starts over; frames that arrive later are searched when they arrive', () => {
