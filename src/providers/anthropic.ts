@@ -35,22 +35,31 @@ export const anthropic: ProviderAdapter = {
     return false
   },
   createMapper(): FrameMapper {
-    return { map: mapEvent }
+    const keptOut: KeptOut = new Set()
+    return { map: (frame) => mapEvent(frame, keptOut) }
   },
 }
 
-function mapEvent(frame: ParsedFrame): Delta[] {
+/**
+ * Indexes of the blocks kept out of the reply: claude.ai streams a tool_result's content as
+ * input_json_delta at the result block's index, which is not a call's arguments.
+ */
+type KeptOut = Set<number>
+
+function mapEvent(frame: ParsedFrame, keptOut: KeptOut): Delta[] {
   const j = frame.json
   if (!isObject(j)) return []
   const type = str(j['type'])
   switch (type) {
-    case 'message_start': return mapMessageStart(j)
-    case 'content_block_start': return mapBlockStart(j)
-    case 'content_block_delta': return mapBlockDelta(j)
+    case 'message_start': return mapMessageStart(j, keptOut)
+    case 'content_block_start': return mapBlockStart(j, keptOut)
+    case 'content_block_delta': return mapBlockDelta(j, keptOut)
     case 'message_delta': return mapMessageDelta(j)
     case 'message_stop': return [{ type: 'done' }]
     case 'content_block_stop':
     case 'ping':
+    // claude.ai: the account's usage windows, not the reply
+    case 'message_limit':
       return []
     case 'error': return mapError(j)
     default:
@@ -59,23 +68,36 @@ function mapEvent(frame: ParsedFrame): Delta[] {
   }
 }
 
-function mapMessageStart(j: JsonObject): Delta[] {
+function mapMessageStart(j: JsonObject, keptOut: KeptOut): Delta[] {
   const message = isObject(j['message']) ? j['message'] : {}
   const out: Delta[] = [{ type: 'choice', choice: 0, role: str(message['role']) }]
+  // A resumed response (claude.ai) starts with the blocks it already has, and maybe its
+  // stop_reason: they are part of the reply, each block at its position's index.
+  const content = message['content']
+  if (Array.isArray(content)) {
+    for (let i = 0; i < content.length; i++) {
+      for (const d of mapBlockStart({ index: i, content_block: content[i] }, keptOut)) out.push(d)
+    }
+  }
+  const reason = str(message['stop_reason'])
+  if (reason) out.push({ type: 'finish', choice: 0, reason })
   const usage = usageObject(message['usage'])
   if (usage) out.push({ type: 'usage', usage })
   return out
 }
 
-function mapBlockStart(j: JsonObject): Delta[] {
+function mapBlockStart(j: JsonObject, keptOut: KeptOut): Delta[] {
   const block = j['content_block']
   if (!isObject(block)) return []
   const blockType = str(block['type'])
+  const at = index(j['index'])
+  if (at !== null) keptOut.delete(at)
   if (blockType === 'text') return initialText(block['text'], 'content')
   if (blockType === 'thinking') return initialText(block['thinking'], 'reasoning')
   if (blockType !== null && TOOL_BLOCKS.has(blockType)) return [toolStart(j, block, blockType)]
   // redacted_thinking (opaque), *_tool_result, container_upload…: whole blocks that are
   // neither text nor a call the client must run.
+  if (at !== null) keptOut.add(at)
   return [{ type: 'note', level: 'info', message: `content block ${String(index(j['index']))}: ${blockType === null ? 'untyped' : excerpt(blockType, 60)} block kept out of the reply` }]
 }
 
@@ -97,7 +119,7 @@ function toolStart(j: JsonObject, block: JsonObject, blockType: string): Delta {
   }
 }
 
-function mapBlockDelta(j: JsonObject): Delta[] {
+function mapBlockDelta(j: JsonObject, keptOut: KeptOut): Delta[] {
   const delta = j['delta']
   if (!isObject(delta)) return []
   switch (delta['type']) {
@@ -106,11 +128,17 @@ function mapBlockDelta(j: JsonObject): Delta[] {
     case 'input_json_delta': {
       const fragment = str(delta['partial_json'])
       if (fragment === null) return []
+      const at = index(j['index'])
+      if (at !== null && keptOut.has(at)) return []
       return [{ type: 'tool-call', choice: 0, key: index(j['index']), arguments: fragment }]
     }
-    // Signatures and citations are metadata of a block, not reply text.
+    // Signatures and citations are metadata of a block, not reply text. claude.ai adds
+    // thinking_summary_delta (a headline of the thinking block, replaced by the next one, not
+    // reasoning text) and tool_use_block_update_delta (a status line for the tool's card).
     case 'signature_delta':
     case 'citations_delta':
+    case 'thinking_summary_delta':
+    case 'tool_use_block_update_delta':
       return []
     default:
       return [{ type: 'note', level: 'info', message: `ignored content block delta type ${quote(delta['type'] ?? null)}` }]

@@ -99,7 +99,12 @@ function judge(ours: Ours): Judgement {
     const j = f.json
     if (!isObject(j)) return skip('a frame that is not a JSON object')
     const type = j['type']
-    if (type === 'message_start') starts++
+    if (type === 'message_start') {
+      starts++
+      // a resumed response's message_start already holds blocks: the SDK's snapshot starts with them
+      const content = isObject(j['message']) ? j['message']['content'] : null
+      if (Array.isArray(content)) blocks += content.length
+    }
     if (type === 'message_stop') stop = true
     if (type === 'content_block_start') {
       if (j['index'] !== blocks) return skip('a block index that is not its position: the SDK pushes blocks, it does not index them')
