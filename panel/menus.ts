@@ -49,7 +49,11 @@ function requestItems(ctx: PanelContextValue, id: string, at: MouseEvent): MenuI
     {
       label: 'Export…', action: 'export', separator: true, title: 'Fixture, test file, HAR, raw body, JSON Lines',
       // the export actions, in a menu where this one was
-      run: () => openMenu(ui, at, 'Export', exportItems(ctx, id)),
+      // focus is back where the first menu was opened from (it closed first): it returns there again
+      run: () => {
+        const back = (at.target as Node | null)?.ownerDocument?.activeElement
+        openMenu(ui, at, 'Export', exportItems(ctx, id), undefined, back instanceof HTMLElement ? back : null)
+      },
     },
   ]
 }

@@ -142,7 +142,7 @@ export function FrameList() {
   const onMenu = (seq: number, e: MouseEvent) => {
     e.preventDefault()
     store.selectFrame(seq)
-    openMenu(ui, e, `Frame ${seq}`, frameMenu(ctx, view.id, seq, e))
+    openMenu(ui, e, `Frame ${seq}`, frameMenu(ctx, view.id, seq, e), undefined, ref.current)
   }
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -168,7 +168,7 @@ export function FrameList() {
         if (seq === null || !row) return
         const r = row.getBoundingClientRect()
         const at = new MouseEvent('contextmenu', { clientX: r.left + 24, clientY: r.bottom })
-        openMenu(ui, at, `Frame ${seq}`, frameMenu(ctx, view.id, seq, at))
+        openMenu(ui, at, `Frame ${seq}`, frameMenu(ctx, view.id, seq, at), undefined, ref.current)
         break
       }
       default: return

@@ -7,22 +7,24 @@ import { Fragment } from 'preact'
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
 import { say, usePanel, type MenuItem, type MenuState, type UiState } from '../context.js'
 
-/** Opens a menu at a mouse event (right click) or under an element (a button). */
-export function openMenu(ui: UiState, at: MouseEvent | HTMLElement, label: string, items: MenuItem[], testid?: string): void {
+/**
+ * Opens a menu at a mouse event (right click) or under an element (a button). Focus goes back
+ * to `returnFocus` when it closes (by default the element clicked, or the button).
+ */
+export function openMenu(ui: UiState, at: MouseEvent | HTMLElement, label: string, items: MenuItem[], testid?: string, returnFocus?: HTMLElement | null): void {
   let x: number
   let y: number
-  let returnFocus: HTMLElement | null
   if ('clientX' in at) {
     x = at.clientX
     y = at.clientY
-    returnFocus = at.currentTarget instanceof HTMLElement ? at.currentTarget : null
+    returnFocus ??= at.currentTarget instanceof HTMLElement ? at.currentTarget : null
   } else {
     const r = at.getBoundingClientRect()
     x = r.left
     y = r.bottom
-    returnFocus = at
+    returnFocus ??= at
   }
-  const menu: MenuState = { x, y, label, items, returnFocus }
+  const menu: MenuState = { x, y, label, items, returnFocus: returnFocus ?? null }
   if (testid) menu.testid = testid
   ui.menu.value = menu
 }

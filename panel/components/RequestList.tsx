@@ -37,7 +37,7 @@ export function RequestList() {
       if (!el || !row) return
       const r = el.getBoundingClientRect()
       const at = new MouseEvent('contextmenu', { clientX: r.left + 16, clientY: r.bottom })
-      openMenu(ui, at, `Request ${row.path}`, requestMenu(ctx, row.id, row.url, at))
+      openMenu(ui, at, `Request ${row.path}`, requestMenu(ctx, row.id, row.url, at), undefined, listRef.current)
     } else return
     e.preventDefault()
   }
@@ -62,7 +62,7 @@ export function RequestList() {
             row={row}
             selected={row.id === selected}
             onSelect={() => store.select(row.id)}
-            onMenu={(e) => openMenu(ui, e, `Request ${row.path}`, requestMenu(ctx, row.id, row.url, e))}
+            onMenu={(e) => openMenu(ui, e, `Request ${row.path}`, requestMenu(ctx, row.id, row.url, e), undefined, listRef.current)}
           />
         ))}
         {all === 0 && <div class="ds-empty">No streaming request yet. Streams (SSE, NDJSON) appear here as the page makes them.</div>}

@@ -151,6 +151,11 @@ describe('right-click menus', () => {
     await row('b').click({ button: 'right' })
     await page.keyboard.press('Escape')
     expect(await menu.count()).toBe(0)
+    // focus goes back to the list the menu was opened from, where the keyboard opens it again
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('request-list')
+    await page.keyboard.press('Shift+F10')
+    expect(await menu.getAttribute('aria-label')).toBe('Request /v1/chat/completions?r=b')
+    await page.keyboard.press('Escape')
     await row('b').click({ button: 'right' })
     await page.mouse.click(640, 700)
     expect(await menu.count()).toBe(0)
