@@ -180,8 +180,10 @@ describe('search frames', () => {
     console.log(`search over ${N} frames: ${Math.round(result.ms)} ms, ${result.steps} counts shown on the way, longest gap between animation frames ${Math.round(result.longest)} ms`)
     // the count grew in many steps (slices, a repaint after each)...
     expect(result.steps).toBeGreaterThan(5)
-    // ...and the page never froze (the slices are 12 ms; the bound is loose: shared CI machines)
-    expect(result.longest).toBeLessThan(400)
+    // ...and the page never froze. The slices are 12 ms, and alone on a machine the longest gap
+    // is 40-50 ms (a major GC of the frames built: up to ~160 ms); the bound is as loose as the
+    // 20 MB paste's (page.e2e): with every browser test at once on two shared cores, 0.9 s was seen
+    expect(result.longest).toBeLessThan(2000)
     expect(await page.locator('[data-testid="frame-row"]').first().getAttribute('data-seq')).toBe('3')
     expect(await page.locator('[data-testid="frame-list"]').getAttribute('data-count')).toBe(String(matches))
     expect(problems).toEqual([])
