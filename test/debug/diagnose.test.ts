@@ -334,15 +334,27 @@ describe('diagnose: the repository fixtures', () => {
     'ai-sdk/abort-after-partial-text.sse': [['note', 'warning', 7]],
     'ai-sdk/error-before-any-content.sse': [['empty-reply', 'warning', null], ['provider-error', 'error', 1]],
     'ai-sdk/error-part-mid-stream.sse': [['provider-error', 'error', 5]],
+    'ag-ui/run-error-after-broken-frame.sse': [['provider-error', 'error', 10]],
+    'ag-ui/truncated-in-tool-args.sse': [['no-terminal-event', 'warning', null]],
+    // the tool_result block (its content streams as input_json_delta, kept out too)
+    'anthropic/claude-ai-extras.sse': [['note', 'info', 12]],
     'anthropic/malformed-frame-redacted-thinking.sse': [['note', 'info', 1]],
     'anthropic/overloaded-error-mid-stream.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 4]],
     'anthropic/pings-server-tool-web-search.sse': [['note', 'info', 11]],
     'anthropic/truncated-tool-input-max-tokens.sse': [['truncated-by-limit', 'warning', 5]],
+    'cohere/error-after-broken-frame.sse': [['provider-error', 'error', 5]],
+    // the tool plan, kept out of the reply
+    'cohere/tool-plan-two-tool-calls.sse': [['note', 'info', 1]],
+    'cohere/truncated-no-message-end.sse': [['no-terminal-event', 'warning', null], ['unterminated-frame', 'warning', 3]],
     'gemini/error-chunk.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 2]],
     // candidate 1 stopped at MAX_TOKENS
     'gemini/multiple-candidates.sse': [['truncated-by-limit', 'warning', 2]],
     'gemini/partial-args-cut-off.sse': [['no-terminal-event', 'warning', null], ['note', 'warning', 2]],
     'gemini/prompt-blocked.sse': [['empty-reply', 'warning', null], ['note', 'warning', 0]],
+    // the later stop "message_stop"
+    'lobechat/anthropic-upstream-thinking-tool-call.sse': [['note', 'info', 17]],
+    'lobechat/chunk-error-after-broken-frame.sse': [['provider-error', 'error', 3]],
+    'lobechat/first-chunk-error.sse': [['empty-reply', 'warning', null], ['provider-error', 'error', 0]],
     'ollama/chat-error-line-mid-stream.ndjson': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 3]],
     'ollama/generate-thinking-length.ndjson': [['truncated-by-limit', 'warning', 4]],
     'openai-chat/duplicate-finish-and-usage.sse': [['duplicate-finish', 'info', 3]],
