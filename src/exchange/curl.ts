@@ -2,7 +2,7 @@
 // single-quoted, so nothing in it is expanded ($, `, \, !, newlines stay literal).
 
 import { transportFromContentType } from '../library.js'
-import { redactBody, redactHeaders, redactUrl } from './redact.js'
+import { redactRecording } from './redact.js'
 import type { CapturedRequest } from './types.js'
 
 export interface CurlOptions {
@@ -10,6 +10,8 @@ export interface CurlOptions {
   includeCredentials?: boolean
   /** Add --no-buffer so the stream prints as it arrives. Default: unless the response is known not to be a stream. */
   stream?: boolean
+  /** More header, parameter and field names to redact (case-insensitive), beside the defaults. */
+  redactNames?: readonly string[]
 }
 
 /** Headers curl sets itself, or that would make the copy wrong: HTTP/2 pseudo-headers, Content-Length, Accept-Encoding (a compressed stream would print as bytes). */
@@ -24,15 +26,16 @@ export function shellQuote(arg: string): string {
 /** The curl command that repeats the request; credentials are redacted unless asked for. */
 export function toCurl(request: CapturedRequest, options: CurlOptions = {}): string {
   const include = options.includeCredentials === true
-  const url = redactUrl(request.url, include)
-  const body = request.requestBody === null ? null : redactBody(request.requestBody, include)
+  const redacted = redactRecording({ request, chunks: [] }, { includeCredentials: include, names: options.redactNames ?? [] }).request
+  const url = redacted.url
+  const body = redacted.requestBody
   const method = request.method.toUpperCase()
   const args: string[][] = [['curl', url]]
   // [] and {} in a URL are curl's globbing syntax ([REDACTED] would be read as a range)
   if (/[[\]{}]/.test(url)) args.push(['--globoff'])
   const implied = body === null ? 'GET' : 'POST'
   if (method !== implied || (method === 'GET' && body !== null)) args.push(['-X', request.method])
-  for (const h of redactHeaders(request.requestHeaders, include)) {
+  for (const h of redacted.requestHeaders) {
     if (SKIPPED.test(h.name)) continue
     // "Name;" sends an empty header; "Name:" would remove it
     args.push(['-H', h.value === '' ? `${h.name};` : `${h.name}: ${h.value}`])

@@ -3,22 +3,21 @@
 // as received, the network chunks with their times (ms since the request started), and the
 // Reply the merger rebuilt from them.
 
-import { createMerger, PROVIDER_IDS } from '../library.js'
-import type { MergeOptions, ProviderId, Reply, Transport } from '../library.js'
+import { createMerger } from '../library.js'
+import type { MergeOptions, Reply } from '../library.js'
 import { assembleBody, base64Decode, base64Encode, utf8DecodeStrict, utf8Encode } from './bytes.js'
-import { redactBody, redactHeaders, redactUrl } from './redact.js'
+import { Checker, FixtureError, describe, type FixtureChunk } from './fixture-check.js'
+import { redactRecording, type Redaction } from './redact.js'
 import { isObject, parseJsonInput } from './shared.js'
 import type { CapturedChunk, Recording, ExportOptions, ForcedOptions, Header } from './types.js'
+
+export { FixtureError, type FixtureChunk } from './fixture-check.js'
 
 export const FIXTURE_FORMAT = 'deltascope-fixture'
 export const FIXTURE_VERSION = 1
 /** Keep in step with package.json (a test checks it). */
 export const TOOL_VERSION = '0.1.0'
 
-/** One network chunk: `text` when its bytes are valid UTF-8 on their own, else `base64`. */
-export type FixtureChunk =
-  | { t: number | null; text: string }
-  | { t: number | null; base64: string }
 
 export interface Fixture {
   format: typeof FIXTURE_FORMAT
@@ -41,42 +40,32 @@ export interface Fixture {
     startedAt?: number
     /** False when the export includes credentials. */
     redacted?: boolean
+    /** What redaction left out (docs/architecture.md#redaction): where, and the header, parameter or field name. */
+    redactions?: Redaction[]
   }
 }
 
-export class FixtureError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'FixtureError'
-  }
-}
 
 /** Builds the fixture of one captured request. Serialise it with `fixtureToJson`. */
 export function toFixture(input: Recording, options: ExportOptions = {}): Fixture {
   const include = options.includeCredentials === true
-  const { request } = input
-  const url = redactUrl(request.url, include)
+  const redaction = redactRecording(input, { includeCredentials: include, names: options.redactNames ?? [] })
+  const { request } = redaction
+  const url = request.url
   const start = request.startedAt
-  const chunks = input.chunks.map((c) => fixtureChunk(c, start))
-  const body = assembleBody(input.chunks.map((c) => c.data))
+  const chunks = redaction.chunks.map((c) => fixtureChunk(c, start))
+  const body = assembleBody(redaction.chunks.map((c) => c.data))
   const forced = cleanForced(input.forced)
+  // an echoed secret replaced in the body changes its text: the Reply is rebuilt from what is stored
+  const given = redaction.bodyChanged ? undefined : input.expected
   const fixture: Fixture = {
     format: FIXTURE_FORMAT,
     version: FIXTURE_VERSION,
-    request: {
-      method: request.method,
-      url,
-      headers: redactHeaders(request.requestHeaders, include),
-      body: request.requestBody === null ? null : redactBody(request.requestBody, include),
-    },
-    response: {
-      status: request.status,
-      headers: redactHeaders(request.responseHeaders, include),
-      contentType: request.contentType,
-    },
+    request: { method: request.method, url, headers: request.requestHeaders, body: request.requestBody },
+    response: { status: request.status, headers: request.responseHeaders, contentType: request.contentType },
     body: body.bytes ? { text: body.text, base64: base64Encode(body.bytes) } : { text: body.text },
     chunks,
-    expected: input.expected ?? replay(replayable(chunks.map(chunkData)), mergeOptions(url, request.contentType, forced)),
+    expected: given ?? replay(replayable(chunks.map(chunkData)), mergeOptions(url, request.contentType, forced)),
     ...(forced ? { forced } : {}),
     meta: {
       exportedAt: options.exportedAt ?? new Date().toISOString(),
@@ -84,6 +73,7 @@ export function toFixture(input: Recording, options: ExportOptions = {}): Fixtur
       toolVersion: TOOL_VERSION,
       startedAt: start,
       redacted: !include,
+      ...(include ? {} : { redactions: redaction.redactions }),
     },
   }
   return fixture
@@ -243,169 +233,6 @@ export function parseFixture(json: string | unknown): Fixture {
   if (meta.toolVersion !== undefined) fixture.meta.toolVersion = v.string(meta, 'toolVersion', 'meta')
   if (meta.startedAt !== undefined) fixture.meta.startedAt = v.number(meta, 'startedAt', 'meta')
   if (meta.redacted !== undefined) fixture.meta.redacted = v.boolean(meta, 'redacted', 'meta')
+  if (meta.redactions !== undefined) fixture.meta.redactions = v.redactions(meta.redactions)
   return fixture
-}
-
-const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json', 'unknown']
-
-type Obj = Record<string, unknown>
-
-function describe(v: unknown): string {
-  if (v === null) return 'null'
-  if (Array.isArray(v)) return 'an array'
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)
-  if (typeof v === 'object') return 'an object'
-  if (v === undefined) return 'nothing'
-  return `${typeof v} ${String(v)}`
-}
-
-class Checker {
-  private fail(path: string, expected: string, got: unknown): never {
-    throw new FixtureError(`${path}: expected ${expected}, got ${describe(got)}`)
-  }
-
-  private at(parent: string, key: string): string {
-    return parent ? `${parent}.${key}` : key
-  }
-
-  object(o: Obj, key: string, parent = ''): Obj {
-    const v = o[key]
-    if (!isObject(v)) this.fail(this.at(parent, key), 'an object', v)
-    return v
-  }
-
-  array(o: Obj, key: string, parent: string): unknown[] {
-    const v = o[key]
-    if (!Array.isArray(v)) this.fail(this.at(parent, key), 'an array', v)
-    return v
-  }
-
-  string(o: Obj, key: string, parent: string): string {
-    const v = o[key]
-    if (typeof v !== 'string') this.fail(this.at(parent, key), 'a string', v)
-    return v
-  }
-
-  stringOrNull(o: Obj, key: string, parent: string): string | null {
-    const v = o[key]
-    if (v !== null && typeof v !== 'string') this.fail(this.at(parent, key), 'a string or null', v)
-    return v
-  }
-
-  number(o: Obj, key: string, parent: string): number {
-    const v = o[key]
-    if (typeof v !== 'number' || !Number.isFinite(v)) this.fail(this.at(parent, key), 'a number', v)
-    return v
-  }
-
-  integerOrNull(o: Obj, key: string, parent: string): number | null {
-    const v = o[key]
-    if (v !== null && !Number.isInteger(v)) this.fail(this.at(parent, key), 'an integer or null', v)
-    return v as number | null
-  }
-
-  boolean(o: Obj, key: string, parent: string): boolean {
-    const v = o[key]
-    if (typeof v !== 'boolean') this.fail(this.at(parent, key), 'true or false', v)
-    return v
-  }
-
-  oneOf<T extends string>(v: unknown, allowed: readonly T[], path: string): T {
-    if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) this.fail(path, `one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`, v)
-    return v as T
-  }
-
-  base64(v: unknown, path: string): string {
-    if (typeof v !== 'string') this.fail(path, 'a base64 string', v)
-    try {
-      base64Decode(v)
-    } catch (e) {
-      throw new FixtureError(`${path}: ${(e as Error).message}`)
-    }
-    return v
-  }
-
-  forced(f: unknown): ForcedOptions {
-    if (!isObject(f)) this.fail('forced', 'an object {provider?, transport?}', f)
-    const out: ForcedOptions = {}
-    if (f.provider !== undefined) out.provider = this.oneOf(f.provider, PROVIDER_IDS, 'forced.provider')
-    if (f.transport !== undefined) out.transport = this.oneOf(f.transport, TRANSPORTS, 'forced.transport')
-    return out
-  }
-
-  headers(o: Obj, key: string, parent: string): Header[] {
-    const path = this.at(parent, key)
-    const v = o[key]
-    if (!Array.isArray(v)) this.fail(path, 'an array of {name, value}', v)
-    return v.map((h, i) => {
-      if (!isObject(h)) this.fail(`${path}[${i}]`, 'an object {name, value}', h)
-      return { name: this.string(h, 'name', `${path}[${i}]`), value: this.string(h, 'value', `${path}[${i}]`) }
-    })
-  }
-
-  chunk(c: unknown, path: string): FixtureChunk {
-    if (!isObject(c)) this.fail(path, 'an object {t, text} or {t, base64}', c)
-    const t = c.t
-    if (t !== null && (typeof t !== 'number' || !Number.isFinite(t))) this.fail(`${path}.t`, 'a number (ms since the request started) or null', t)
-    const hasText = c.text !== undefined
-    const hasBase64 = c.base64 !== undefined
-    if (hasText === hasBase64) {
-      throw new FixtureError(`${path}: expected exactly one of "text" and "base64", got ${hasText ? 'both' : 'neither'}`)
-    }
-    if (hasText) return { t, text: this.string(c, 'text', path) }
-    return { t, base64: this.base64(c.base64, `${path}.base64`) }
-  }
-
-  reply(r: unknown, path: string): Reply {
-    if (!isObject(r)) this.fail(path, 'the Reply object', r)
-    const transport = this.oneOf(r.transport, TRANSPORTS, `${path}.transport`)
-    const provider = this.oneOf(r.provider, PROVIDER_IDS, `${path}.provider`)
-    const done = this.boolean(r, 'done', path)
-    const frameCount = r.frameCount
-    if (!Number.isInteger(frameCount) || (frameCount as number) < 0) this.fail(`${path}.frameCount`, 'a whole number', frameCount)
-    const choices = this.array(r, 'choices', path).map((c, i) => this.choice(c, `${path}.choices[${i}]`))
-    const usage = r.usage
-    if (usage !== null && !isObject(usage)) this.fail(`${path}.usage`, 'an object or null', usage)
-    const errors = this.array(r, 'errors', path).map((e, i) => {
-      const p = `${path}.errors[${i}]`
-      if (!isObject(e)) this.fail(p, 'an object', e)
-      return {
-        frame: this.integer(e, 'frame', p), offset: this.integer(e, 'offset', p), line: this.integer(e, 'line', p),
-        raw: this.string(e, 'raw', p), message: this.string(e, 'message', p),
-      }
-    })
-    return { transport, provider, done, frameCount: frameCount as number, choices, usage: usage as Record<string, unknown> | null, errors }
-  }
-
-  private integer(o: Obj, key: string, parent: string): number {
-    const v = o[key]
-    if (!Number.isInteger(v)) this.fail(this.at(parent, key), 'an integer', v)
-    return v as number
-  }
-
-  private choice(c: unknown, path: string): Reply['choices'][number] {
-    if (!isObject(c)) this.fail(path, 'an object', c)
-    return {
-      index: this.integer(c, 'index', path),
-      role: this.stringOrNull(c, 'role', path),
-      content: this.string(c, 'content', path),
-      reasoning: this.string(c, 'reasoning', path),
-      refusal: this.string(c, 'refusal', path),
-      toolCalls: this.array(c, 'toolCalls', path).map((t, i) => {
-        const p = `${path}.toolCalls[${i}]`
-        if (!isObject(t)) this.fail(p, 'an object', t)
-        if (!('parsedArguments' in t)) this.fail(`${p}.parsedArguments`, 'a value or null', undefined)
-        return {
-          index: this.integer(t, 'index', p),
-          id: this.stringOrNull(t, 'id', p),
-          type: this.stringOrNull(t, 'type', p),
-          name: this.stringOrNull(t, 'name', p),
-          arguments: this.string(t, 'arguments', p),
-          parsedArguments: t.parsedArguments,
-          argumentsError: this.stringOrNull(t, 'argumentsError', p),
-        }
-      }),
-      finishReason: this.stringOrNull(c, 'finishReason', path),
-    }
-  }
 }

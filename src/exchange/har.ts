@@ -12,7 +12,7 @@
 import { transportFromContentType } from '../library.js'
 import { assembleBody, base64Decode, base64Encode, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { TOOL_VERSION } from './fixture.js'
-import { redactBody, redactHeaders, redactUrl } from './redact.js'
+import { redactRecording, type Redaction } from './redact.js'
 import { headerValue, isObject, parseJsonInput } from './shared.js'
 import { sniffsAsStream } from './sniff.js'
 import type { CapturedChunk, CapturedRequest, Recording, ExportOptions, Header } from './types.js'
@@ -55,6 +55,8 @@ export interface HarEntry {
   timings: { blocked: number; dns: number; connect: number; ssl: number; send: number; wait: number; receive: number }
   /** Deltascope's chunk boundaries: UTF-8 byte lengths in order, t in ms since startedDateTime. */
   _deltascope?: { chunks: Array<{ t: number | null; bytes: number }> }
+  /** What redaction left out of this entry, in words (docs/architecture.md#redaction). */
+  comment?: string
 }
 
 export class HarError extends Error {
@@ -74,22 +76,24 @@ export function toHar(entries: readonly Recording[], options: ExportOptions = {}
     log: {
       version: '1.2',
       creator: { name: 'deltascope', version: TOOL_VERSION },
-      entries: entries.map((e) => harEntry(e, include)),
+      entries: entries.map((e) => harEntry(e, include, options.redactNames ?? [])),
       ...(include ? {} : { comment: 'Exported by Deltascope; credentials redacted' }),
     },
   }
 }
 
-function harEntry(input: Recording, include: boolean): HarEntry {
-  const { request } = input
-  const url = redactUrl(request.url, include)
+function harEntry(recording: Recording, include: boolean, names: readonly string[]): HarEntry {
+  const redaction = redactRecording(recording, { includeCredentials: include, names })
+  const input = { ...recording, chunks: redaction.chunks }
+  const { request } = redaction
+  const url = request.url
   const start = Number.isFinite(request.startedAt) ? request.startedAt : 0
   const body = assembleBody(input.chunks.map((c) => c.data))
   const times = input.chunks.map((c) => c.t).filter((t): t is number => t !== null).map((t) => Math.max(0, t - start))
   const wait = times.length > 0 ? Math.min(...times) : 0
   const receive = times.length > 0 ? Math.max(...times) - wait : 0
-  const requestHeaders = redactHeaders(request.requestHeaders, include)
-  const requestBody = request.requestBody === null ? null : redactBody(request.requestBody, include)
+  const requestHeaders = request.requestHeaders
+  const requestBody = request.requestBody
   const entry: HarEntry = {
     startedDateTime: new Date(start).toISOString(),
     time: round(wait + receive),
@@ -109,7 +113,7 @@ function harEntry(input: Recording, include: boolean): HarEntry {
       statusText: '',
       httpVersion: '',
       cookies: [],
-      headers: redactHeaders(request.responseHeaders, include),
+      headers: request.responseHeaders,
       content: body.bytes
         ? { size: body.byteLength, mimeType: request.contentType ?? '', text: base64Encode(body.bytes), encoding: 'base64' }
         : { size: body.byteLength, mimeType: request.contentType ?? '', text: body.text },
@@ -120,6 +124,7 @@ function harEntry(input: Recording, include: boolean): HarEntry {
     cache: {},
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: round(wait), receive: round(receive) },
   }
+  if (redaction.redactions.length > 0) entry.comment = describeRedactions(redaction.redactions)
   if (input.chunks.length > 1 || input.chunks.some((c) => c.t !== null)) {
     entry._deltascope = {
       chunks: input.chunks.map((c) => ({
@@ -129,6 +134,11 @@ function harEntry(input: Recording, include: boolean): HarEntry {
     }
   }
   return entry
+}
+
+/** e.g. `Redacted by Deltascope: request header Authorization; url key; response body value of request header Authorization` */
+function describeRedactions(list: readonly Redaction[]): string {
+  return 'Redacted by Deltascope: ' + list.map((r) => `${r.where} ${r.name}`).join('; ')
 }
 
 function round(ms: number): number {

@@ -17,6 +17,9 @@ export {
 } from './import.js'
 export { toJsonLines, toRawBody, type JsonLinesExport, type RawExport } from './raw.js'
 export { SNIFF_HEAD, classifyBody, sniffsAsStream, type BodyVerdict } from './sniff.js'
-export { REDACTED, isSecretField, isSecretHeader, isSecretParam, redactBody, redactHeaders, redactUrl } from './redact.js'
+export {
+  REDACTED, isSecretField, isSecretHeader, isSecretHeaderValue, isSecretParam, isSecretSegment, redactBody, redactHeaders, redactRecording, redactUrl,
+  type RedactedRecording, type Redaction,
+} from './redact.js'
 export { toTestFile, type TestFileOptions } from './testfile.js'
 export type { CapturedChunk, Recording, ExportOptions, ForcedOptions } from './types.js'

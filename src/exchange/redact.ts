@@ -1,204 +1,147 @@
-// Credentials out of exports by default (docs/architecture.md#redaction): header values, URL query parameters and
-// user info, and secret-looking fields of JSON (or form-encoded) request bodies. Everything
-// else is kept byte for byte, so a redacted export still shows what was sent.
+// Credentials out of exports by default (docs/architecture.md#redaction): header values (by name, and any
+// `Bearer …` value), URL user info, query and fragment parameters (`&` or `;` separated),
+// path segments that are keys, request body fields in every readable format (redact-body.ts),
+// and, by value, any of those values found anywhere else in the same export, the response
+// body and its chunks included (redact-echo.ts). Everything else is kept byte for byte, and
+// the export lists what was removed.
 
-import type { Header } from './types.js'
+import { redactBodyText, redactParams } from './redact-body.js'
+import { echoNeedles, replaceEchoes, replaceEchoesInChunks } from './redact-echo.js'
+import {
+  REDACTED, RedactionLog, headerValues, isSecretHeader, isSecretHeaderValue, isSecretSegment, type RedactNames, type Redaction,
+} from './redact-names.js'
+import type { CapturedChunk, CapturedRequest, Header, Recording } from './types.js'
 
-export const REDACTED = '[REDACTED]'
-
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'cookie2', 'set-cookie2'])
-
-/**
- * True for headers that carry credentials: Authorization, Proxy-Authorization, Cookie,
- * Set-Cookie, and any name containing api-key / apikey / api_key, token, secret, session,
- * password or credential (case-insensitive). `…-tokens` counters (x-ratelimit-remaining-tokens,
- * anthropic-ratelimit-tokens-remaining) are not credentials and are kept.
- */
-export function isSecretHeader(name: string): boolean {
-  const n = name.trim().toLowerCase()
-  if (SECRET_HEADERS.has(n)) return true
-  return /api[-_]?key|token(?!s)|secret|session|password|passwd|credential|subscription-key/.test(n)
-}
-
-/** Query / form parameter names whose value is a credential. */
-const SECRET_PARAMS = new Set(['key', 'sig', 'auth', 'authorization', 'pass', 'pwd', 'code_verifier'])
-
-/**
- * True for query parameters that carry credentials: key, api_key, apikey, api-key, token,
- * access_token, id_token, sig, signature, secret, client_secret, password, session…,
- * X-Amz-Signature / X-Amz-Credential / X-Amz-Security-Token (case-insensitive).
- */
-export function isSecretParam(name: string): boolean {
-  const n = name.trim().toLowerCase()
-  if (SECRET_PARAMS.has(n)) return true
-  return /api[-_]?key|token(?!s)|secret|session|password|passwd|signature|credential|subscription-key/.test(n)
-}
-
-/** JSON body field names whose value is a credential (max_tokens and other counters are not). */
-export function isSecretField(name: string): boolean {
-  // camelCase → snake_case, so apiKey, accessToken and clientSecret read like their snake forms
-  const n = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().replace(/[-\s]/g, '_')
-  if (n === 'key' || n === 'auth' || n === 'authorization' || n === 'password' || n === 'passwd' || n === 'cookie') return true
-  return /(^|_)(api_?key|secret|client_secret|secret_key|private_key|access_key|password|credentials?)$/.test(n) ||
-    /(^|_)token$/.test(n) // access_token, refresh_token, id_token, session_token, token — not max_tokens
-}
+export { REDACTED, RedactionLog, isSecretField, isSecretHeader, isSecretHeaderValue, isSecretParam, isSecretSegment, type Redaction, type RedactNames } from './redact-names.js'
 
 /** Headers with credential values replaced by `[REDACTED]`; a copy, unchanged when `include` is true. */
-export function redactHeaders(headers: readonly Header[], include = false): Header[] {
-  return headers.map((h) => ({ name: h.name, value: !include && isSecretHeader(h.name) ? REDACTED : h.value }))
+export function redactHeaders(headers: readonly Header[], include = false, log = new RedactionLog(), where: 'request header' | 'response header' = 'request header'): Header[] {
+  return headers.map((h) => {
+    if (include || !(isSecretHeader(h.name) || isSecretHeaderValue(h.value) || log.listedByUser(h.name))) return { name: h.name, value: h.value }
+    log.add(where, h.name, ...headerValues(h.name, h.value))
+    return { name: h.name, value: REDACTED }
+  })
 }
 
 /**
- * The URL with credential query parameters (and any user:password@) replaced by `[REDACTED]`.
- * The rest of the text is kept exactly: no normalisation, no re-encoding.
+ * The URL with credentials replaced by `[REDACTED]`: user info, query and fragment parameters
+ * (`#access_token=…`, `?a=1;key=…`), `;` parameters of path segments, and path segments that
+ * are keys (a known key shape, or what follows `/key/`, `/token/`…). The rest of the text is
+ * kept exactly: no normalisation, no re-encoding.
  */
-export function redactUrl(url: string, include = false): string {
+export function redactUrl(url: string, include = false, log = new RedactionLog()): string {
   if (include) return url
   let hashAt = url.indexOf('#')
   if (hashAt < 0) hashAt = url.length
   const queryAt = url.indexOf('?')
   const beforeQuery = queryAt >= 0 && queryAt < hashAt ? queryAt : hashAt
-  let head = url.slice(0, beforeQuery)
-  // scheme://userinfo@host — userinfo ends at the last @ before the path
-  const authority = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)([^/?#]*)/.exec(head)
-  if (authority) {
-    const at = authority[2]!.lastIndexOf('@')
-    if (at >= 0) head = authority[1]! + REDACTED + authority[2]!.slice(at) + head.slice(authority[0].length)
+  const head = redactHead(url.slice(0, beforeQuery), log)
+  const query = beforeQuery === hashAt ? '' : '?' + redactParams(url.slice(queryAt + 1, hashAt), log, 'url')
+  const fragment = hashAt < url.length ? '#' + redactFragment(url.slice(hashAt + 1), log) : ''
+  return head + query + fragment
+}
+
+/** `#access_token=…&state=…`, or a client-side route `#/cb?code=…`: its parameters redacted. */
+function redactFragment(fragment: string, log: RedactionLog): string {
+  const q = fragment.indexOf('?')
+  if (q >= 0) return fragment.slice(0, q + 1) + redactParams(fragment.slice(q + 1), log, 'url')
+  return fragment.includes('=') ? redactParams(fragment, log, 'url') : fragment
+}
+
+/** scheme://userinfo@host/path: the user info, and the path's segments. */
+function redactHead(head: string, log: RedactionLog): string {
+  let authority = ''
+  let path = head
+  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)([^/?#]*)/.exec(head)
+  if (m) {
+    const hostPart = m[2]!
+    const at = hostPart.lastIndexOf('@')
+    if (at >= 0) {
+      const info = hostPart.slice(0, at)
+      log.add('url', 'user info', info, decodeSegment(info), decodeSegment(info.slice(info.indexOf(':') + 1)))
+      authority = m[1]! + REDACTED + hostPart.slice(at)
+    } else {
+      authority = m[0]
+    }
+    path = head.slice(m[0].length)
   }
-  if (beforeQuery === hashAt) return head + url.slice(hashAt)
-  const query = redactParams(url.slice(queryAt + 1, hashAt))
-  return head + '?' + query + url.slice(hashAt)
+  let previous: string | null = null
+  let n = 0
+  const segments = path.split('/').map((segment, i) => {
+    if (i === 0 && segment === '') return segment
+    n++
+    const semi = segment.indexOf(';')
+    const bare = semi < 0 ? segment : segment.slice(0, semi)
+    const params = semi < 0 ? '' : ';' + redactParams(segment.slice(semi + 1), log, 'url', /;/)
+    const decoded = decodeSegment(bare)
+    const secret = isSecretSegment(decoded, previous)
+    previous = decoded
+    if (!secret) return bare + params
+    log.add('url', `path segment ${n}`, bare, decoded)
+    return REDACTED + params
+  })
+  return authority + segments.join('/')
 }
 
-/** `a=1&key=…` with credential values replaced; separators and order kept. */
-function redactParams(query: string): string {
-  return query
-    .split('&')
-    .map((part) => {
-      const eq = part.indexOf('=')
-      const rawName = eq < 0 ? part : part.slice(0, eq)
-      if (eq < 0 || !isSecretParam(decodeParam(rawName))) return part
-      return rawName + '=' + REDACTED
-    })
-    .join('&')
-}
-
-function decodeParam(text: string): string {
+function decodeSegment(text: string): string {
   try {
-    return decodeURIComponent(text.replace(/\+/g, ' '))
+    return decodeURIComponent(text)
   } catch {
     return text
   }
 }
 
 /**
- * A request body with credential fields replaced by `"[REDACTED]"`: JSON bodies (any depth;
- * string and number values of fields like api_key, apiKey, token, access_token, secret,
- * password) and form-encoded bodies (as query strings). Other text is returned unchanged;
- * the rest of a JSON body keeps its exact formatting.
+ * A request body with credential fields replaced by `"[REDACTED]"`: JSON at any depth (after
+ * a byte order mark too), NDJSON line by line, multipart parts by name, form-encoded bodies
+ * as query strings. A body in none of these formats is replaced by a note. Unchanged when
+ * `include` is true.
  */
-export function redactBody(text: string, include = false): string {
+export function redactBody(text: string, include = false, log = new RedactionLog()): string {
   if (include || text.length === 0) return text
-  const spans = secretJsonSpans(text)
-  if (spans !== null) {
-    if (spans.length === 0) return text
-    let out = ''
-    let at = 0
-    for (const [start, end] of spans) {
-      out += text.slice(at, start) + JSON.stringify(REDACTED)
-      at = end
-    }
-    return out + text.slice(at)
-  }
-  if (/^[^\s=&]+=[^\s&]*(&[^\s=&]*(=[^\s&]*)?)*$/.test(text)) return redactParams(text)
-  return text
+  return redactBodyText(text, log)
+}
+
+/** A request and its response body as an export may hold them, with what was removed. */
+export interface RedactedRecording {
+  request: CapturedRequest
+  /** The response body's chunks, with redacted values found in them replaced (the input's when none). */
+  chunks: readonly CapturedChunk[]
+  /** What was left out, in the order found; empty when credentials were included. */
+  redactions: Redaction[]
+  /** True when the response body changed (an echoed secret): its Reply must be rebuilt. */
+  bodyChanged: boolean
 }
 
 /**
- * Character ranges of the values to redact in a JSON text, or null when the text is not
- * JSON. A small scanner rather than JSON.parse, so the output keeps the input's formatting.
+ * Everything one export holds of a recording, redacted together: headers, URL and request
+ * body by name, then every value removed there found again anywhere else (the other headers,
+ * the URL, the request body, the response body and its chunks) by value.
  */
-function secretJsonSpans(text: string): Array<[number, number]> | null {
-  const spans: Array<[number, number]> = []
-  let i = 0
-  const ws = () => {
-    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++
+export function redactRecording(input: Recording, options: RedactNames & { includeCredentials?: boolean } = {}): RedactedRecording {
+  const { request } = input
+  if (options.includeCredentials === true) return { request, chunks: input.chunks, redactions: [], bodyChanged: false }
+  const log = new RedactionLog(options)
+  const url = redactUrl(request.url, false, log)
+  const requestHeaders = redactHeaders(request.requestHeaders, false, log, 'request header')
+  const responseHeaders = redactHeaders(request.responseHeaders, false, log, 'response header')
+  const requestBody = request.requestBody === null ? null : redactBody(request.requestBody, false, log)
+  const needles = echoNeedles(log.values)
+  const echo = (where: Redaction['where']) => (from: string) => log.add(where, `value of ${from}`)
+  const headersEchoed = (headers: Header[], where: Redaction['where']) =>
+    headers.map((h) => (h.value === REDACTED ? h : { name: h.name, value: replaceEchoes(h.value, needles, echo(where)) }))
+  const redacted: CapturedRequest = {
+    ...request,
+    url: replaceEchoes(url, needles, echo('url')),
+    requestHeaders: headersEchoed(requestHeaders, 'request header'),
+    responseHeaders: headersEchoed(responseHeaders, 'response header'),
+    requestBody: requestBody === null ? null : replaceEchoes(requestBody, needles, echo('request body')),
   }
-  const fail = (): never => {
-    throw new NotJson()
-  }
-  const string = (): string => {
-    const start = i
-    if (text[i] !== '"') fail()
-    i++
-    while (i < text.length) {
-      const c = text[i]
-      if (c === '"') {
-        i++
-        return JSON.parse(text.slice(start, i)) as string
-      }
-      if (c === '\\') i++
-      else if (c !== undefined && c < ' ') fail()
-      i++
-    }
-    return fail()
-  }
-  const value = (secret: boolean, depth: number): void => {
-    if (depth > 512) fail()
-    ws()
-    const c = text[i]
-    const start = i
-    if (c === '{') {
-      i++
-      ws()
-      if (text[i] === '}') { i++; return }
-      for (;;) {
-        ws()
-        const key = string()
-        ws()
-        if (text[i] !== ':') fail()
-        i++
-        value(secret || isSecretField(key), depth + 1)
-        ws()
-        if (text[i] === ',') { i++; continue }
-        if (text[i] === '}') { i++; return }
-        fail()
-      }
-    }
-    if (c === '[') {
-      i++
-      ws()
-      if (text[i] === ']') { i++; return }
-      for (;;) {
-        value(secret, depth + 1)
-        ws()
-        if (text[i] === ',') { i++; continue }
-        if (text[i] === ']') { i++; return }
-        fail()
-      }
-    }
-    if (c === '"') {
-      string()
-      if (secret) spans.push([start, i])
-      return
-    }
-    LITERAL.lastIndex = i
-    const m = LITERAL.exec(text)
-    if (!m) return fail()
-    i += m[0].length
-    if (secret && m[0] !== 'null' && m[0] !== 'true' && m[0] !== 'false') spans.push([start, i])
-  }
-  try {
-    value(false, 0)
-    ws()
-    if (i !== text.length) return null
-    return spans
-  } catch (e) {
-    if (e instanceof NotJson || e instanceof SyntaxError) return null
-    throw e
+  const chunks = replaceEchoesInChunks(input.chunks, needles, echo('response body'))
+  return {
+    request: redacted,
+    chunks,
+    redactions: log.removed,
+    bodyChanged: chunks !== input.chunks,
   }
 }
-
-class NotJson extends Error {}
-
-const LITERAL = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y

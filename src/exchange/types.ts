@@ -79,6 +79,8 @@ export interface ForcedOptions {
 export interface ExportOptions {
   /** Keep Authorization, cookies, API keys and tokens as they are. Off by default. */
   includeCredentials?: boolean
+  /** More header, parameter and field names to redact (case-insensitive), beside the defaults. */
+  redactNames?: readonly string[]
   /** The export time to record (ISO 8601); now by default. */
   exportedAt?: string
 }

@@ -36,7 +36,7 @@ describe('toCurl', () => {
       'curl https://api.openai.com/v1/chat/completions \\',
       "  -H 'Authorization: [REDACTED]' \\",
       "  -H 'Content-Type: application/json' \\",
-      "  -H 'openai-organization: org-abc' \\",
+      "  -H 'openai-organization: [REDACTED]' \\",
       `  --data-raw '{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}' \\`,
       '  --no-buffer',
     ].join('\n'))
@@ -64,8 +64,8 @@ describe('toCurl', () => {
     expect(args('POST', '{}')).toEqual(['https://api.openai.com/v1/chat/completions', '--data-raw', '{}', '--no-buffer'])
     expect(args('GET', null)).toEqual(['https://api.openai.com/v1/chat/completions', '--no-buffer'])
     expect(args('POST', null)).toEqual(['https://api.openai.com/v1/chat/completions', '-X', 'POST', '--no-buffer'])
-    expect(args('PUT', 'x')).toEqual(['https://api.openai.com/v1/chat/completions', '-X', 'PUT', '--data-raw', 'x', '--no-buffer'])
-    expect(args('GET', 'x')).toEqual(['https://api.openai.com/v1/chat/completions', '-X', 'GET', '--data-raw', 'x', '--no-buffer'])
+    expect(args('PUT', '"x"')).toEqual(['https://api.openai.com/v1/chat/completions', '-X', 'PUT', '--data-raw', '"x"', '--no-buffer'])
+    expect(args('GET', '"x"')).toEqual(['https://api.openai.com/v1/chat/completions', '-X', 'GET', '--data-raw', '"x"', '--no-buffer'])
   })
 
   it('drops pseudo-headers, Content-Length and Accept-Encoding; sends empty headers with ";"', () => {

@@ -44,7 +44,7 @@ describe('toFixture: exact document', () => {
         headers: [
           { name: 'Authorization', value: '[REDACTED]' },
           { name: 'Content-Type', value: 'application/json' },
-          { name: 'openai-organization', value: 'org-abc' },
+          { name: 'openai-organization', value: '[REDACTED]' },
         ],
         body: '{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}',
       },
@@ -66,7 +66,14 @@ describe('toFixture: exact document', () => {
         { t: null, base64: base64Encode(e.slice(split)) },
       ],
       expected,
-      meta: { exportedAt: EXPORTED_AT, tool: 'deltascope', toolVersion: TOOL_VERSION, startedAt: STARTED_AT, redacted: true },
+      meta: {
+        exportedAt: EXPORTED_AT, tool: 'deltascope', toolVersion: TOOL_VERSION, startedAt: STARTED_AT, redacted: true,
+        redactions: [
+          { where: 'request header', name: 'Authorization' },
+          { where: 'request header', name: 'openai-organization' },
+          { where: 'response header', name: 'set-cookie' },
+        ],
+      },
     })
     expect((fixture.chunks[1] as { base64: string }).base64).toBe('ZGF0YTogeyJjaG9pY2VzIjpbeyJpbmRleCI6MCwiZGVsdGEiOnsiY29udGVudCI6IsM=')
   })

@@ -35,7 +35,7 @@ describe('toHar', () => {
             headers: [
               { name: 'Authorization', value: '[REDACTED]' },
               { name: 'Content-Type', value: 'application/json' },
-              { name: 'openai-organization', value: 'org-abc' },
+              { name: 'openai-organization', value: '[REDACTED]' },
             ],
             queryString: [{ name: 'key', value: '[REDACTED]' }, { name: 'x', value: 'a b' }],
             postData: { mimeType: 'application/json', text: '{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}' },
@@ -64,6 +64,7 @@ describe('toHar', () => {
           cache: {},
           timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 120, receive: 30.25 },
           _deltascope: { chunks: [{ t: 120, bytes: 57 }, { t: 150.25, bytes: 14 }] },
+          comment: 'Redacted by Deltascope: url key; request header Authorization; request header openai-organization; response header set-cookie',
         }],
       },
     })

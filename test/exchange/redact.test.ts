@@ -19,8 +19,13 @@ describe('redactHeaders', () => {
     ['x-client-secret', true],
     ['x-session-id', true],
     ['Ocp-Apim-Subscription-Key', true],
-    ['openai-organization', false],
-    ['openai-project', false],
+    ['openai-organization', true], // identifies the account (issue 15)
+    ['openai-project', true],
+    ['Authentication', true],
+    ['X-Auth-Key', true],
+    ['x-bearer', true],
+    ['x-passphrase', true],
+    ['x-oauth-scopes', false],
     ['anthropic-version', false],
     ['anthropic-beta', false],
     ['content-type', false],
@@ -47,7 +52,7 @@ describe('redactHeaders', () => {
     ]
     expect(redactHeaders(headers)).toEqual([
       { name: 'Authorization', value: '[REDACTED]' },
-      { name: 'openai-organization', value: 'org-123' },
+      { name: 'openai-organization', value: '[REDACTED]' },
       { name: 'x-api-key', value: '[REDACTED]' },
       { name: 'content-type', value: 'application/json' },
     ])
@@ -75,8 +80,8 @@ describe('redactUrl', () => {
     ['https://x.test/a?client_secret=s&password=p&session=q&auth=z', 'https://x.test/a?client_secret=[REDACTED]&password=[REDACTED]&session=[REDACTED]&auth=[REDACTED]'],
     ['https://x.test/a?%6Bey=encoded-name', 'https://x.test/a?%6Bey=[REDACTED]'], // %6B = k
     ['https://x.test/a?q=key&keyword=k&authuser=0', 'https://x.test/a?q=key&keyword=k&authuser=0'],
-    ['https://x.test/a?key=1#key=2', 'https://x.test/a?key=[REDACTED]#key=2'],
-    ['https://x.test/a#frag?key=1', 'https://x.test/a#frag?key=1'],
+    ['https://x.test/a?key=1#key=2', 'https://x.test/a?key=[REDACTED]#key=[REDACTED]'],
+    ['https://x.test/a#frag?key=1', 'https://x.test/a#frag?key=[REDACTED]'],
     ['https://x.test/a?flag&key=&key=x&&', 'https://x.test/a?flag&key=[REDACTED]&key=[REDACTED]&&'],
     ['https://user:pa%40ss@x.test:8443/p?a=1', 'https://[REDACTED]@x.test:8443/p?a=1'],
     ['https://x.test/v1/chat/completions', 'https://x.test/v1/chat/completions'],
@@ -91,8 +96,8 @@ describe('redactUrl', () => {
   }
 
   it('knows the parameter names', () => {
-    for (const n of ['key', 'KEY', 'api_key', 'apikey', 'token', 'access_token', 'refresh_token', 'sig', 'signature', 'secret', 'code_verifier']) expect(isSecretParam(n), n).toBe(true)
-    for (const n of ['alt', 'model', 'max_tokens', 'stream', 'keyword', 'q', 'code']) expect(isSecretParam(n), n).toBe(false)
+    for (const n of ['key', 'KEY', 'api_key', 'apikey', 'token', 'access_token', 'refresh_token', 'sig', 'signature', 'secret', 'code_verifier', 'code', 'bearer', 'passphrase', 'sessionId']) expect(isSecretParam(n), n).toBe(true)
+    for (const n of ['alt', 'model', 'max_tokens', 'stream', 'keyword', 'q', 'state']) expect(isSecretParam(n), n).toBe(false)
   })
 })
 
@@ -118,8 +123,12 @@ describe('redactBody', () => {
     expect(redactBody('grant_type=refresh&refresh_token=abc&client_id=x')).toBe('grant_type=refresh&refresh_token=[REDACTED]&client_id=x')
   })
 
-  it('returns other text unchanged', () => {
-    for (const t of ['', 'hello api_key=1 world', '{"api_key": "unterminated', '{"api_key":"x"} trailing', '[1,2', 'null']) expect(redactBody(t)).toBe(t)
+  it('replaces a body it cannot read by a note (issue 15), keeps JSON without secrets as it is', () => {
+    for (const t of ['hello api_key=1 world', '{"api_key": "unterminated', '{"api_key":"x"} trailing', '[1,2']) {
+      expect(redactBody(t)).toBe(`[REDACTED] a request body of ${t.length} characters that is not JSON, NDJSON, a form or multipart was left out: export with credentials to keep it`)
+      expect(redactBody(t, true)).toBe(t)
+    }
+    for (const t of ['', ' \n', 'null', '[1,2]']) expect(redactBody(t)).toBe(t)
     expect(redactBody('["a", {"token": "t"}]')).toBe('["a", {"token": "[REDACTED]"}]')
   })
 

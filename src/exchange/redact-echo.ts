@@ -1,0 +1,112 @@
+// A secret found by value (docs/architecture.md#redaction): every value an export redacted somewhere
+// (a header, a URL parameter, a body field) is replaced wherever else it appears in the same
+// export, as written and JSON-escaped. In the response body the replacement is made in the
+// bytes of the network chunks, so the chunks still add up to the body: an occurrence that
+// spans chunks is replaced in the chunk where it starts, and every other byte stays in its
+// chunk.
+
+import type { CapturedChunk } from './types.js'
+import { utf8DecodeStrict, utf8Encode } from './bytes.js'
+import { REDACTED } from './redact-names.js'
+
+/** What to look for: each value (and its JSON-escaped form), longest first, with what it was. */
+export function echoNeedles(values: ReadonlyMap<string, string>): Array<{ text: string; from: string }> {
+  const out = new Map<string, string>()
+  for (const [value, from] of values) {
+    if (!out.has(value)) out.set(value, from)
+    const escaped = JSON.stringify(value).slice(1, -1)
+    if (!out.has(escaped)) out.set(escaped, from)
+  }
+  return [...out].map(([text, from]) => ({ text, from })).sort((a, b) => b.text.length - a.text.length)
+}
+
+/** `text` with every needle replaced by `[REDACTED]`; calls `found` once per needle found. */
+export function replaceEchoes(text: string, needles: ReadonlyArray<{ text: string; from: string }>, found: (from: string) => void): string {
+  let out = text
+  for (const n of needles) {
+    if (!out.includes(n.text)) continue
+    out = out.split(n.text).join(REDACTED)
+    found(n.from)
+  }
+  return out
+}
+
+/**
+ * The chunks with every needle's UTF-8 bytes replaced by `[REDACTED]` (string chunks stay
+ * strings); the same chunks when nothing was found. Occurrences never overlap: the longest
+ * needles are placed first.
+ */
+export function replaceEchoesInChunks(
+  chunks: readonly CapturedChunk[], needles: ReadonlyArray<{ text: string; from: string }>, found: (from: string) => void,
+): readonly CapturedChunk[] {
+  if (needles.length === 0 || chunks.length === 0) return chunks
+  const parts = chunks.map((c) => (typeof c.data === 'string' ? utf8Encode(c.data) : c.data))
+  const total = parts.reduce((n, p) => n + p.length, 0)
+  const body = new Uint8Array(total)
+  let at = 0
+  for (const p of parts) { body.set(p, at); at += p.length }
+  const taken = new Uint8Array(total) // 1 inside an occurrence already placed
+  const matches: Array<[number, number]> = []
+  for (const n of needles) {
+    const needle = utf8Encode(n.text)
+    let any = false
+    for (let from = 0; (from = indexOf(body, needle, from)) >= 0; from += needle.length) {
+      if (taken[from] === 1 || taken[from + needle.length - 1] === 1) continue
+      taken.fill(1, from, from + needle.length)
+      matches.push([from, from + needle.length])
+      any = true
+    }
+    if (any) found(n.from)
+  }
+  if (matches.length === 0) return chunks
+  matches.sort((a, b) => a[0] - b[0])
+  const placeholder = utf8Encode(REDACTED)
+  const out: CapturedChunk[] = []
+  let m = 0
+  let start = 0
+  for (let c = 0; c < chunks.length; c++) {
+    const end = start + parts[c]!.length
+    while (m < matches.length && matches[m]![1] <= start) m++
+    if (m >= matches.length || matches[m]![0] >= end) {
+      out.push(chunks[c]!) // untouched: kept as it was
+      start = end
+      continue
+    }
+    const pieces: Uint8Array[] = []
+    let pos = start
+    while (pos < end) {
+      while (m < matches.length && matches[m]![1] <= pos) m++
+      const match = matches[m]
+      if (match === undefined || match[0] >= end) { pieces.push(body.subarray(pos, end)); break }
+      if (match[0] > pos) pieces.push(body.subarray(pos, match[0]))
+      if (match[0] >= start) pieces.push(placeholder) // in the chunk where it starts
+      pos = Math.min(end, match[1])
+    }
+    const bytes = concat(pieces)
+    const original = chunks[c]!
+    const text = typeof original.data === 'string' ? utf8DecodeStrict(bytes) : null
+    out.push({ data: text ?? bytes, t: original.t })
+    start = end
+  }
+  return out
+}
+
+function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
+  if (needle.length === 0) return -1
+  const first = needle[0]!
+  const last = haystack.length - needle.length
+  for (let i = haystack.indexOf(first, from); i >= 0 && i <= last; i = haystack.indexOf(first, i + 1)) {
+    let k = 1
+    while (k < needle.length && haystack[i + k] === needle[k]) k++
+    if (k === needle.length) return i
+  }
+  return -1
+}
+
+function concat(pieces: Uint8Array[]): Uint8Array {
+  if (pieces.length === 1) return pieces[0]!.slice()
+  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of pieces) { out.set(p, at); at += p.length }
+  return out
+}

@@ -1,0 +1,190 @@
+// Issue 15, defect 7: redaction gaps (defaults). Headers OpenAI-Organization, OpenAI-Project,
+// Authentication, X-Auth-Key and any Bearer-valued header were kept; URL fragments, `;`
+// separated keys and `code=` were kept, and a token in the URL path landed in the export's file
+// name; a request body that was not strict JSON or a simple form was passed through whole;
+// sessionId, bearer, passphrase were not caught; a key echoed in the response body was
+// exported as is. Now every one is redacted, exactly, and the export says what it removed.
+
+import { describe, expect, it } from 'vitest'
+import { assembleBody, utf8Encode } from '../../src/exchange/bytes.js'
+import { exportFileName } from '../../src/exchange/filename.js'
+import { checkFixture, fixtureToJson, parseFixture, replayFixture, toFixture } from '../../src/exchange/fixture.js'
+import { toHar } from '../../src/exchange/har.js'
+import { redactBody, redactHeaders, redactRecording, redactUrl } from '../../src/exchange/redact.js'
+import type { CapturedRequest, Recording } from '../../src/exchange/types.js'
+
+const R = '[REDACTED]'
+const NOTE = (n: number) => `[REDACTED] a request body of ${n} characters that is not JSON, NDJSON, a form or multipart was left out: export with credentials to keep it`
+
+function request(overrides: Partial<CapturedRequest> = {}): CapturedRequest {
+  return {
+    id: 'r', method: 'POST', url: 'https://api.openai.com/v1/chat/completions', status: 200,
+    requestHeaders: [], responseHeaders: [], requestBody: null, contentType: 'text/event-stream', startedAt: Date.UTC(2025, 0, 2, 3, 4, 5), source: 'live',
+    ...overrides,
+  }
+}
+
+describe('headers', () => {
+  it('OpenAI-Organization, OpenAI-Project, Authentication, X-Auth-Key and any Bearer value', () => {
+    const headers = [
+      { name: 'OpenAI-Organization', value: 'org-abc' }, { name: 'OpenAI-Project', value: 'proj_abc' },
+      { name: 'Authentication', value: 'secret' }, { name: 'X-Auth-Key', value: 'k' },
+      { name: 'X-Upstream', value: 'Bearer sk-live-123' }, { name: 'X-Basic', value: 'basic dXNlcjpwYXNz' },
+      { name: 'Accept', value: 'text/event-stream' }, { name: 'Idempotency-Key', value: 'abc' },
+    ]
+    expect(redactHeaders(headers).map((h) => h.value)).toEqual([R, R, R, R, R, R, 'text/event-stream', 'abc'])
+  })
+})
+
+describe('URLs', () => {
+  const table: Array<[string, string]> = [
+    ['https://app.test/cb#access_token=ya29.abc&token_type=Bearer&expires_in=3599', `https://app.test/cb#access_token=${R}&token_type=Bearer&expires_in=3599`],
+    ['https://app.test/#/callback?code=4/0Ab&state=xyz', `https://app.test/#/callback?code=${R}&state=xyz`],
+    ['https://x.test/a?alt=sse;key=AIzaSyA;v=1', `https://x.test/a?alt=sse;key=${R};v=1`],
+    ['https://x.test/oauth/token?grant_type=authorization_code&code=SplxlOBeZQQYbYS6WxSbIA', `https://x.test/oauth/token?grant_type=authorization_code&code=${R}`],
+    ['https://x.test/v1/keys/abc123secret/usage', `https://x.test/v1/keys/${R}/usage`],
+    ['https://proxy.test/sk-proj-0123456789abcdef/v1/chat/completions', `https://proxy.test/${R}/v1/chat/completions`],
+    ['https://api.telegram.org/bot123456:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage', `https://api.telegram.org/${R}/sendMessage`],
+    ['https://x.test/app;jsessionid=0A1B2C3D4E/v1?x=1', `https://x.test/app;jsessionid=${R}/v1?x=1`],
+    ['https://x.test/v1/chat/completions?model=gpt&stream=true', 'https://x.test/v1/chat/completions?model=gpt&stream=true'],
+  ]
+  for (const [input, output] of table) {
+    it(input, () => {
+      expect(redactUrl(input)).toBe(output)
+      expect(redactUrl(input, true)).toBe(input)
+    })
+  }
+
+  it('a token in the path never names the export file, with or without credentials', () => {
+    const at = Date.UTC(2025, 0, 2, 3, 4, 5)
+    expect(exportFileName({ url: 'https://proxy.test/sk-proj-0123456789abcdef/v1/chat/completions', startedAt: at }, 'fixture'))
+      .toBe('proxy.test_v1-chat-completions_2025-01-02T03-04-05Z.deltascope.json')
+    expect(exportFileName({ url: 'https://api.telegram.org/bot123456:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage', startedAt: at }, 'har'))
+      .toBe('api.telegram.org_sendMessage_2025-01-02T03-04-05Z.har')
+    expect(exportFileName({ url: 'https://x.test/v1/keys/abc123secret', startedAt: at }, '.sse')).toBe('x.test_v1-keys_2025-01-02T03-04-05Z.sse')
+  })
+})
+
+describe('request bodies in any format', () => {
+  it('field names: sessionId, bearer, passphrase, session_key', () => {
+    expect(redactBody('{"sessionId":"s1","bearer":"b1","passphrase":"p1","session_key":"k1","session_count":3}'))
+      .toBe(`{"sessionId":"${R}","bearer":"${R}","passphrase":"${R}","session_key":"${R}","session_count":3}`)
+  })
+
+  it('JSON after a byte order mark', () => {
+    expect(redactBody('\ufeff{"api_key":"sk-1","model":"m"}')).toBe(`\ufeff{"api_key":"${R}","model":"m"}`)
+  })
+
+  it('NDJSON, line by line, line endings kept', () => {
+    expect(redactBody('{"token":"a"}\r\n{"model":"m"}\n\n{"password":"p"}\n')).toBe(`{"token":"${R}"}\r\n{"model":"m"}\n\n{"password":"${R}"}\n`)
+  })
+
+  it('multipart/form-data: secret parts by name, JSON parts by field, files kept', () => {
+    const body = [
+      '--XyZ', 'Content-Disposition: form-data; name="api_key"', '', 'sk-123',
+      '--XyZ', 'Content-Disposition: form-data; name="meta"', 'Content-Type: application/json', '', '{"token":"t","n":1}',
+      '--XyZ', 'Content-Disposition: form-data; name="file"; filename="a.txt"', '', 'hello',
+      '--XyZ--', '',
+    ].join('\r\n')
+    expect(redactBody(body)).toBe(body.replace('\r\n\r\nsk-123', `\r\n\r\n${R}`).replace('{"token":"t"', `{"token":"${R}"`))
+  })
+
+  it('deep nesting (20,000 levels) is read, and the secret inside redacted', () => {
+    const body = '['.repeat(20_000) + '{"secret":"s3cret!"}' + ']'.repeat(20_000)
+    expect(redactBody(body)).toBe('['.repeat(20_000) + `{"secret":"${R}"}` + ']'.repeat(20_000))
+  })
+
+  it('a body in no readable format is replaced by a note, unless credentials are included', () => {
+    const xml = '<auth><key>sk-123</key></auth>'
+    expect(redactBody(xml)).toBe(NOTE(xml.length))
+    expect(redactBody(xml, true)).toBe(xml)
+  })
+})
+
+describe('an echoed secret, found by value', () => {
+  const token = 'ECHOED-0123456789abc'
+  const echoed = `data: {"choices":[{"index":0,"delta":{"content":"your key is ${token}, héhé"}}]}\n\ndata: [DONE]\n\n`
+  const bytes = utf8Encode(echoed)
+  const cutAt = [20, echoed.indexOf(token) + 5, echoed.indexOf(token) + 12, bytes.indexOf(0xc3) + 1]
+  const chunks = [0, ...cutAt, bytes.length].slice(1).map((end, i, ends) => ({ data: bytes.slice(i === 0 ? 0 : ends[i - 1], end), t: 1000 + i }))
+  const recording: Recording = {
+    request: request({
+      requestHeaders: [{ name: 'Authorization', value: `Bearer ${token}` }],
+      url: `https://x.test/v1/${token}/chat/completions`,
+      requestBody: `{"note":"${token}"}`,
+    }),
+    chunks,
+  }
+
+  it('is replaced in the URL, the request body and the response body; the chunks still add up, every other byte in its chunk', () => {
+    const out = redactRecording(recording)
+    expect(out.request.url).toBe(`https://x.test/v1/${R}/chat/completions`)
+    expect(out.request.requestBody).toBe(`{"note":"${R}"}`)
+    const body = assembleBody(out.chunks.map((c) => c.data))
+    expect(body.text).toBe(echoed.replace(token, R))
+    expect(body.bytes).toBeUndefined()
+    // the occurrence spans chunks 1–3: the placeholder sits in chunk 1, chunk 2 lost its bytes, the rest is as cut
+    const sizes = out.chunks.map((c) => (typeof c.data === 'string' ? utf8Encode(c.data).length : c.data.length))
+    const original = chunks.map((c) => c.data.length)
+    expect(sizes).toEqual([original[0], original[1]! + R.length - 5, 0, original[3]! - (token.length - 12), original[4]])
+    expect(out.chunks.map((c) => c.t)).toEqual(chunks.map((c) => c.t))
+    expect(out.chunks[0]).toBe(chunks[0]) // untouched chunks are kept as they were
+    expect(out.redactions).toEqual([
+      { where: 'request header', name: 'Authorization' },
+      { where: 'url', name: 'value of request header Authorization' },
+      { where: 'request body', name: 'value of request header Authorization' },
+      { where: 'response body', name: 'value of request header Authorization' },
+    ])
+    expect(out.bodyChanged).toBe(true)
+  })
+
+  it('the fixture lists what it removed, replays to its expected Reply, and parses back', () => {
+    const fixture = toFixture(recording, { exportedAt: '2025-01-02T00:00:00.000Z' })
+    const json = fixtureToJson(fixture)
+    expect(json).not.toContain('ECHOED')
+    expect(fixture.expected.choices[0]!.content).toBe(`your key is ${R}, héhé`)
+    expect(replayFixture(fixture)).toEqual(fixture.expected)
+    expect(checkFixture(fixture)).toEqual([])
+    expect(fixture.meta.redactions).toEqual(redactRecording(recording).redactions)
+    expect(parseFixture(json).meta.redactions).toEqual(fixture.meta.redactions)
+    expect(toFixture(recording, { includeCredentials: true }).meta).not.toHaveProperty('redactions')
+  })
+
+  it('the HAR says it in the entry\'s comment', () => {
+    const har = JSON.stringify(toHar([recording]))
+    expect(har).not.toContain('ECHOED')
+    expect(toHar([recording]).log.entries[0]!.comment).toBe(
+      'Redacted by Deltascope: request header Authorization; url value of request header Authorization; request body value of request header Authorization; response body value of request header Authorization',
+    )
+  })
+
+  it('values shorter than 6 characters are not looked for', () => {
+    const out = redactRecording({ request: request({ url: 'https://x.test/a?key=abc12' }), chunks: [{ data: 'abc12 abc12', t: null }] })
+    expect(out.chunks[0]!.data).toBe('abc12 abc12')
+  })
+
+  it('a name the user adds is redacted like the defaults', () => {
+    const out = redactRecording({
+      request: request({ requestHeaders: [{ name: 'X-Tenant', value: 'tenant-42' }], requestBody: '{"tenant":"tenant-42"}' }),
+      chunks: [],
+    }, { names: ['x-tenant', 'TENANT'] })
+    expect(out.request.requestHeaders).toEqual([{ name: 'X-Tenant', value: R }])
+    expect(out.request.requestBody).toBe(`{"tenant":"${R}"}`)
+  })
+})
+
+describe('parseFixture checks meta.redactions', () => {
+  const base = JSON.parse(fixtureToJson(toFixture({ request: request(), chunks: [] }, { exportedAt: '2025-01-02T00:00:00.000Z' }))) as Record<string, Record<string, unknown>>
+  it('an optional list of {where, name}', () => {
+    expect(parseFixture(base).meta.redactions).toEqual([])
+    const without = { ...base, meta: { ...base['meta'], redactions: undefined } }
+    expect(parseFixture(JSON.parse(JSON.stringify(without))).meta).not.toHaveProperty('redactions')
+  })
+  it.each([
+    [{ where: 'url' }, 'meta.redactions[0].name: expected a string, got nothing'],
+    [{ where: 'cookie jar', name: 'x' }, 'meta.redactions[0].where: expected one of "url", "request header", "response header", "request body", "response body", got "cookie jar"'],
+    ['x', 'meta.redactions[0]: expected an object {where, name}, got "x"'],
+  ])('%j', (entry, message) => {
+    expect(() => parseFixture({ ...base, meta: { ...base['meta'], redactions: [entry] } })).toThrow(message)
+  })
+})
