@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, inject, it } from 'vitest'
 import {
   fixtureChunks, fixtureMergeOptions, fixtureToJson, replayFixture, toFixture, toHar, type Fixture, type Recording,
 } from '../../src/exchange/index.js'
@@ -160,7 +160,7 @@ describe.concurrent('a stream piped in live is not held back to be recognised', 
   /** Writes `first` to `frames -` and keeps stdin open: resolves with stdout once `expected` shows. */
   function firstRow(first: string, expected: string): Promise<string> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'frames', '-'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+      const child = spawn(process.execPath, [inject('cliBundle'), 'frames', '-'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
       let out = ''
       const timer = setTimeout(() => { child.kill(); reject(new Error(`no row before the end of stdin: ${JSON.stringify(out)}`)) }, 60_000)
       child.stdout.on('data', (c: Buffer) => {

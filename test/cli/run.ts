@@ -1,6 +1,8 @@
-// Runs the real CLI (src/cli/main.ts through tsx) as a child process.
+// Runs the real CLI as a child process: the sources bundled once per test run
+// (test/support/cli-bundle.ts), or another script through tsx.
 
 import { spawn } from 'node:child_process'
+import { inject } from 'vitest'
 
 export const ROOT = new URL('../../', import.meta.url).pathname
 
@@ -15,7 +17,7 @@ export interface CliRun {
   input?: string | Uint8Array
   /** Extra node flags, before the script. */
   nodeArgs?: string[]
-  /** The script, default the CLI. */
+  /** A TypeScript script run through tsx instead of the CLI's bundle. */
   script?: string
   /** Called with each stdout chunk; may destroy the stream. */
   onStdout?: (chunk: Buffer, stdout: NodeJS.ReadableStream & { destroy(): void }) => void
@@ -28,7 +30,8 @@ export function runCli(args: string[], run: CliRun = {}): Promise<CliResult> {
     const env = { ...process.env }
     delete env['NO_COLOR']
     delete env['FORCE_COLOR']
-    const child = spawn(process.execPath, [...(run.nodeArgs ?? []), '--import', 'tsx', run.script ?? 'src/cli/main.ts', ...args], {
+    const target = run.script === undefined ? [inject('cliBundle')] : ['--import', 'tsx', run.script]
+    const child = spawn(process.execPath, [...(run.nodeArgs ?? []), ...target, ...args], {
       cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'],
     })
     const out: Buffer[] = []
