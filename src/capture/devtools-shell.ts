@@ -4,7 +4,7 @@
 // the theme follows DevTools.
 
 import browser from 'webextension-polyfill'
-import type { CaptureEvent, PanelShell } from '../../panel/shell.js'
+import type { CaptureEvent, PanelShell, SearchAction } from '../../panel/shell.js'
 import { hubChannelName, sender, type HubToPanel } from './messages.js'
 
 type Theme = 'light' | 'dark'
@@ -28,6 +28,7 @@ export function createDevtoolsShell(): PanelShell {
   let replayed = false
   let callCounter = 0
   const calls = new Map<number, (r: { ok: boolean; message?: string }) => void>()
+  const searchCallbacks = new Set<(action: SearchAction, query?: string) => void>()
 
   channel.onmessage = (ev: MessageEvent<HubToPanel>) => {
     const msg = ev.data
@@ -46,6 +47,9 @@ export function createDevtoolsShell(): PanelShell {
         if (!replayed || msg.n <= last) return
         last = msg.n
         deliver(msg.event)
+        return
+      case 'search':
+        for (const cb of searchCallbacks) cb(msg.action, msg.query)
         return
       case 'live-result': {
         if (msg.panelId !== panelId) return
@@ -73,6 +77,15 @@ export function createDevtoolsShell(): PanelShell {
       }
     },
     theme: currentTheme,
+    onSearch(callback) {
+      searchCallbacks.add(callback)
+      return () => searchCallbacks.delete(callback)
+    },
+    // the panel page is the extension's own origin: its localStorage outlives the panel
+    storage: {
+      get: (key) => localStorage.getItem(key),
+      set: (key, value) => localStorage.setItem(key, value),
+    },
     onThemeChange(callback) {
       themeCallbacks.add(callback)
       installThemeWatch()

@@ -29,6 +29,8 @@ export type HubToPanel =
   | { type: 'replay'; panelId: string; events: NumberedEvent[] }
   | { type: 'event'; n: number; event: CaptureEvent }
   | { type: 'live-result'; panelId: string; call: number; ok: boolean; message?: string }
+  /** DevTools' own search bar, on the Deltascope panel (ExtensionPanel.onSearch fires in the devtools page). */
+  | { type: 'search'; action: 'performSearch' | 'nextSearchResult' | 'previousSearchResult' | 'cancelSearch'; query?: string }
 
 export type HubToWorker =
   | { type: 'live-start'; tabId: number }
