@@ -21,7 +21,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoServer } from '../../demo/server.js'
-import { merge } from '../../src/index.js'
+import { createMerger, merge } from '../../src/index.js'
 import type { Reply } from '../../src/index.js'
 import {
   CHROMIUM,
@@ -256,6 +256,30 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
     await selectRequest(panel, streams[1]!.url)
     await expectBrokenRow(panel, expected[1]!.errors[0]!.frame)
     await panel.screenshot(SCREENSHOT)
+
+    // DevTools' own search bar (Ctrl+F over the panel) drives the frame search, through onSearch.
+    const key = (type: string, extra: object = {}) => panel.devtools.send('Input.dispatchKeyEvent', {
+      type, key: 'f', code: 'KeyF', windowsVirtualKeyCode: 70, modifiers: 2, ...extra,
+    })
+    await key('rawKeyDown')
+    await key('keyUp')
+    await panel.devtools.send('Input.insertText', { text: 'thinking' })
+    await panel.waitFor(`document.querySelector('[data-testid=frame-search]')?.value === 'thinking'`, { message: 'the search query relayed from DevTools' })
+    await panel.waitFor(`document.querySelector('[data-testid=search-count]')?.dataset.done === 'true'`, { message: 'the search done' })
+    const searched = await panel.evaluate<{ count: string; rows: number }>(`({
+      count: document.querySelector('[data-testid=search-count]').textContent,
+      rows: document.querySelectorAll('[data-testid=frame-row]').length,
+    })`)
+    const body = new Uint8Array(await (await fetch(streams[1]!.url, { method: 'POST', body: '{}' })).arrayBuffer())
+    const merger = createMerger({ contentType: streams[1]!.contentType, url: streams[1]!.url })
+    merger.push(body)
+    merger.end()
+    const thinking = merger.frames().filter((f) => /thinking/i.test(f.data) || (f.event !== null && /thinking/i.test(f.event))).length
+    expect(thinking).toBeGreaterThan(0)
+    expect(searched.count).toBe(`${thinking} of ${expected[1]!.frameCount}`)
+    expect(searched.rows).toBe(thinking)
+    await panel.devtools.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 })
+    await panel.waitFor(`document.querySelector('[data-testid=frame-search]')?.value === ''`, { message: 'cancelSearch empties the search' })
     timings['baseline'] = Date.now() - t0
   }, 60_000)
 
