@@ -1,0 +1,67 @@
+// Issue 15, part 6: the fuzzer (scripts/fuzz.ts, `npm run fuzz`, 100,000 cases by default) in a
+// quick run inside npm test: 2,000 seeded cases of every kind, with storms up to 256 KB, and
+// zero throws, chunking mismatches, unserialisable Replies or cases slower than linear. Its
+// checks are themselves checked on adapters planted with each defect.
+
+import { describe, expect, it } from 'vitest'
+import { createProviderRegistry, defaultRegistry, type MergeOptions, type ProviderAdapter } from '../../src/index.js'
+import { makeCase, rngFor } from '../../scripts/fuzz-cases.js'
+import { baselineMsPerByte, runCase, runFuzz, SLOW_RATIO } from '../../scripts/fuzz.js'
+
+describe('fuzz: the quick run', () => {
+  it('2,000 cases: no throw, no chunking mismatch, every Reply serialisable, none slower than linear', () => {
+    const summary = runFuzz({ seed: 1, cases: 2000, maxStorm: 256 * 1024 })
+    expect(summary.cases).toBe(2000)
+    expect(Object.values(summary.byKind).every((n) => n > 0)).toBe(true)
+    expect(summary.failures.map((f) => `${f.failure!.check} · case ${f.id}: ${f.failure!.message} (${f.failure!.label})`)).toEqual([])
+    expect(summary.counts).toEqual({ throw: 0, mismatch: 0, serialise: 0, slow: 0, hang: 0 })
+    expect(summary.slowest!.ratio).toBeLessThan(SLOW_RATIO)
+  }, 120_000)
+
+  it('is seeded: the same seed and case give the same bytes, another seed others', () => {
+    const a = makeCase(7, 123)
+    expect(makeCase(7, 123)).toEqual(a)
+    expect(makeCase(8, 123).body).not.toEqual(a.body)
+    expect(rngFor(1, 0)()).toBe(rngFor(1, 0)())
+  })
+})
+
+describe('fuzz: its checks catch what they must', () => {
+  const msPerByte = baselineMsPerByte()
+  const sse = (n: number) => new TextEncoder().encode('data: {"x":1}\n\n'.repeat(n))
+  const withAdapter = (adapter: ProviderAdapter): MergeOptions => ({ registry: createProviderRegistry([adapter], defaultRegistry.fallback) } as MergeOptions)
+
+  it('an adapter whose Reply cannot be stringified: serialise', () => {
+    const bigint: ProviderAdapter = { id: 'bigint', recognizes: () => true, createMapper: () => ({ map: () => [{ type: 'usage', usage: { n: 1n } }] }) }
+    const r = runCase({ id: 0, kind: 'bytes', label: 'planted', body: sse(1), options: withAdapter(bigint) }, 1, msPerByte)
+    expect(r.failure).toEqual({ check: 'serialise', message: 'the Reply: TypeError: Do not know how to serialize a BigInt', label: 'planted' })
+  })
+
+  it('an adapter that costs the whole stream so far at every frame: slow (4× the repeats, far more per byte)', () => {
+    let seen: string[] = []
+    const quadratic: ProviderAdapter = {
+      id: 'quadratic', recognizes: () => true,
+      createMapper: () => {
+        seen = []
+        return { map: (f) => { seen.push(JSON.stringify(f.json)); seen.join('').length; return [] } }
+      },
+    }
+    const r = runCase({ id: 0, kind: 'storm', label: 'planted', body: sse(4000), smaller: sse(1000), options: withAdapter(quadratic) }, 1, msPerByte)
+    expect(r.failure?.check).toBe('slow')
+    expect(r.failure?.message).toMatch(/^4× the repeats cost \d+\.\d× more per byte \(\d+\.\d ms for 60000 bytes\): not linear$/)
+  })
+
+  it('an adapter that depends on how the bytes were cut: mismatch', () => {
+    let calls = 0
+    const fickle: ProviderAdapter = {
+      id: 'fickle', recognizes: () => true,
+      // a reply that changes between the two merges of the same bytes
+      createMapper: () => ({ map: () => [{ type: 'text', choice: 0, channel: 'content', text: String(calls++ % 2) }] }),
+    }
+    const r = runCase({ id: 0, kind: 'bytes', label: 'planted', body: sse(1), options: withAdapter(fickle) }, 1, msPerByte)
+    expect(r.failure).toEqual({
+      check: 'mismatch', label: 'planted',
+      message: `at character 112 of the Reply's JSON: merge() ${JSON.stringify('0","reasoning":"","refusal":"","toolCalls":[],"finishReason"')}, pushes ${JSON.stringify('1","reasoning":"","refusal":"","toolCalls":[],"finishReason"')}`,
+    })
+  })
+})
