@@ -8,7 +8,7 @@ import type { MergeOptions, Merger, ProviderRegistry, Reply } from './core/index
 import { defaultRegistry } from './providers/index.js'
 
 export {
-  createProviderRegistry, findJsonSyntaxError, parseJson, readSseBlock, sniffTransport, SYMPTOMS, transportFromContentType, utf8Length,
+  createProviderRegistry, findJsonSyntaxError, jsonText, MAX_JSON_DEPTH, parseJson, readSseBlock, sniffTransport, SYMPTOMS, transportFromContentType, utf8Length,
 } from './core/index.js'
 export type * from './core/types.js'
 export type { Merger } from './core/index.js'

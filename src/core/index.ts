@@ -4,6 +4,7 @@
 export { createMerger, merge, type Merger } from './merger.js'
 export { createProviderRegistry } from './registry.js'
 export { findJsonSyntaxError, parseJson } from './json-error.js'
+export { jsonText, MAX_JSON_DEPTH } from './json-depth.js'
 export { readSseBlock } from './sse.js'
 export { sniffTransport, transportFromContentType } from './transport.js'
 export { utf8Length } from './utf8.js'

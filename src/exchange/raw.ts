@@ -1,7 +1,7 @@
 // The raw body as a file of its own (.sse / .ndjson / .json / .txt), and JSON Lines of the
 // frames' data payloads.
 
-import { sniffTransport, transportFromContentType } from '../library.js'
+import { jsonText, sniffTransport, transportFromContentType } from '../library.js'
 import type { Frame, Transport } from '../library.js'
 import { assembleBody } from './bytes.js'
 
@@ -73,7 +73,7 @@ export function toJsonLines(frames: ReadonlyArray<Pick<Frame, 'seq' | 'kind' | '
         continue
       }
     }
-    lines.push(JSON.stringify(value))
+    lines.push(jsonText(value)) // any depth, without recursion
   }
   return { text: lines.map((l) => l + '\n').join(''), lines: lines.length, skipped }
 }

@@ -175,3 +175,13 @@ describe('deep JSON in every place a provider puts a value', () => {
     expect(merger.replyAt(2)).toEqual(reply)
   })
 })
+
+describe('deep JSON in exports', () => {
+  it('JSON Lines of a multi-line frame 4,100 levels deep: the value on one line, as JSON.stringify would write it', async () => {
+    const { toJsonLines } = await import('../../src/exchange/raw.js')
+    const m = createMerger()
+    m.push(`data: ${deepArray.slice(0, 10)}\ndata: ${deepArray.slice(10)}\n\n`)
+    m.end()
+    expect(toJsonLines(m.frames())).toEqual({ text: deepArray + '\n', lines: 1, skipped: [] })
+  })
+})
