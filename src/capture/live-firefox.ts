@@ -57,7 +57,19 @@ interface Tracked {
   phase: 'sniff' | 'on' | 'done'
   sniffer: HeadSniffer | null
   held: Array<{ data: ArrayBuffer; t: number }>
+  /** The filter stopped: the body is all here, but whether it completed or the page aborted it is not known yet. */
+  stopped: boolean
+  /** webRequest.onCompleted fired (the request completed). */
+  completed: boolean
+  /** Ends it as finished if neither onCompleted nor onErrorOccurred comes after the stop. */
+  verdictTimer: ReturnType<typeof setTimeout> | null
 }
+
+/**
+ * How long after the filter stops the verdict waits for onCompleted or onErrorOccurred: a page
+ * that aborts its fetch stops the filter before onErrorOccurred says NS_BINDING_ABORTED.
+ */
+const VERDICT_WAIT_MS = 2000
 
 interface Session {
   tabId: number
@@ -181,7 +193,10 @@ function start(tabId: number, post: (m: WorkerToHub) => void): Session {
     } catch {
       return {} // not filterable (a cached or already finished response): the HAR path lists it
     }
-    const t: Tracked = { filter: streamFilter, info, phase: decision === 'maybe' ? 'sniff' : 'on', sniffer: decision === 'maybe' ? new HeadSniffer(info.url) : null, held: [] }
+    const t: Tracked = {
+      filter: streamFilter, info, phase: decision === 'maybe' ? 'sniff' : 'on', sniffer: decision === 'maybe' ? new HeadSniffer(info.url) : null, held: [],
+      stopped: false, completed: false, verdictTimer: null,
+    }
     s.tracked.set(d.requestId, t)
     if (t.phase === 'on') s.post({ type: 'live-request', request: info })
     streamFilter.ondata = (e) => {
@@ -191,7 +206,10 @@ function start(tabId: number, post: (m: WorkerToHub) => void): Session {
     }
     streamFilter.onstop = () => {
       streamFilter.close()
-      end(s, d.requestId, t, null)
+      t.stopped = true
+      // finished only once the request completed; an abort by the page is said by onErrorOccurred
+      if (t.completed) end(s, d.requestId, t, null)
+      else t.verdictTimer = setTimeout(() => end(s, d.requestId, t, null), VERDICT_WAIT_MS)
     }
     streamFilter.onerror = () => {
       end(s, d.requestId, t, streamFilter.error || 'failed')
@@ -204,7 +222,11 @@ function start(tabId: number, post: (m: WorkerToHub) => void): Session {
     else s.sent.delete(d.requestId)
   }
   const onCompleted = (d: WebRequest.OnCompletedDetailsType): void => {
-    if (!s.tracked.has(d.requestId)) s.sent.delete(d.requestId)
+    const t = s.tracked.get(d.requestId)
+    if (!t) { s.sent.delete(d.requestId); return }
+    // the filter may still be passing the last bytes on: the request ends when it stops
+    t.completed = true
+    if (t.stopped) end(s, d.requestId, t, null)
   }
 
   browser.webRequest.onBeforeRequest.addListener(onBeforeRequest, filter, ['requestBody'])
@@ -244,6 +266,7 @@ function onData(s: Session, requestId: string, t: Tracked, data: ArrayBuffer): v
 /** The body ended: `failure` null when complete, else the browser's error name. */
 function end(s: Session, requestId: string, t: Tracked, failure: string | null): void {
   if (t.phase === 'done') return
+  if (t.verdictTimer !== null) clearTimeout(t.verdictTimer)
   if (t.phase === 'sniff') {
     if (t.sniffer!.end() === 'no') { drop(s, requestId, t); return }
     announce(s, t)
