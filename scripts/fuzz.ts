@@ -82,11 +82,19 @@ export const GROWTH_LIMIT = 2.5
 /** Storms merged faster than this are not compared for growth (the clock's noise). */
 const GROWTH_MIN_MS = 15
 
-/** Best of `n` CPU times of a body. */
-function best(c: FuzzCase, body: Uint8Array, n: number): number {
-  let ms = Infinity
-  for (let r = 0; r < n; r++) ms = Math.min(ms, timed(c, body).ms)
-  return ms
+/**
+ * CPU time per byte of a body, steady: merged again and again until 40 ms of CPU are spent
+ * (the kernel accounts CPU time in ticks, so a single short run says little), best of two.
+ */
+function perByte(c: FuzzCase, body: Uint8Array): number {
+  let best = Infinity
+  for (let r = 0; r < 2; r++) {
+    const t0 = process.cpuUsage()
+    let runs = 0
+    do { merge(body, c.options); runs++ } while (cpuMs(t0) < 40 && runs < 200)
+    best = Math.min(best, cpuMs(t0) / runs / Math.max(1, body.length))
+  }
+  return best
 }
 
 /** Runs one case and its checks. */
@@ -137,12 +145,12 @@ export function runCase(c: FuzzCase, seed: number, msPerByte: number): CaseResul
     return fail('mismatch', `at character ${i} of the Reply's JSON: merge() ${JSON.stringify(text.slice(i, i + 60))}, pushes ${JSON.stringify(other.slice(i, i + 60))}`)
   }
   if (c.smaller !== undefined && result.ms > GROWTH_MIN_MS) {
-    const growth = () => (result.ms / c.body.length) / (best(c, c.smaller!, 2) / c.smaller!.length)
-    let g = growth()
-    if (g > GROWTH_LIMIT) {
-      result.ms = Math.min(result.ms, best(c, c.body, 2))
-      g = growth()
-      if (g > GROWTH_LIMIT) return fail('slow', `4× the repeats cost ${g.toFixed(1)}× more per byte (${result.ms.toFixed(1)} ms for ${c.body.length} bytes): not linear`)
+    // a first look from one run each; a closer one, from steady times, before saying so
+    const small = timed(c, c.smaller).ms / Math.max(1, c.smaller.length)
+    if (result.ms / c.body.length > GROWTH_LIMIT * small) {
+      const large = perByte(c, c.body)
+      const g = large / perByte(c, c.smaller)
+      if (g > GROWTH_LIMIT) return fail('slow', `4× the repeats cost ${g.toFixed(1)}× more per byte (${(large * c.body.length).toFixed(1)} ms for ${c.body.length} bytes): not linear`)
     }
   }
   if (result.ratio > RETIME_RATIO) {
@@ -255,6 +263,7 @@ function watch(args: Args, from: number, to: number, msPerByte: number, summary:
       if (performance.now() - since < args.timeout) return
       const c = makeCase(args.seed, current)
       record(summary, { id: current, kind: c.kind, bytes: c.body.length, ms: args.timeout, ratio: Infinity, failure: { check: 'hang', message: `no result after ${args.timeout} ms`, label: c.label } })
+      log(`  hang · case ${current}: no result after ${args.timeout} ms\n`)
       proc.kill('SIGKILL')
       finish(current + 1)
     }, 250)
@@ -263,6 +272,7 @@ function watch(args: Args, from: number, to: number, msPerByte: number, summary:
       else if (m.type === 'result') {
         answered = m.result.id
         record(summary, m.result)
+        if (m.result.failure !== null) log(`  ${m.result.failure.check} · case ${m.result.id}: ${m.result.failure.message}\n`)
         if (summary.cases % 5000 === 0) log(`  ${summary.cases} cases, ${summary.failures.length} failures, slowest ${summary.slowest?.ratio.toFixed(2)}×\n`)
       } else finish(to)
     })

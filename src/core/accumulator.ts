@@ -122,10 +122,10 @@ export class Accumulator {
    * A frame the adapter (or this reducer) failed on: the router reports it here and goes on
    * with the next frame, so one bad frame never stops the merge.
    */
-  frameFailed(frame: number, what: string, error: unknown): void {
+  frameFailed(frame: number, what: string, error: unknown, consequence = 'the frame was skipped'): void {
     const name = error instanceof Error ? error.name : typeof error
     const text = error instanceof Error ? error.message : String(error)
-    this.report(frame, 'frame-failed', 'error', () => `frame ${frame}: ${what} failed (${name}: ${clipMessage(text, 200)}); the frame was skipped and merging went on`)
+    this.report(frame, 'frame-failed', 'error', () => `frame ${frame}: ${what} failed (${name}: ${clipMessage(text, 200)}); ${consequence} and merging went on`)
   }
 
   /**

@@ -64,7 +64,7 @@ export class Router {
     try {
       closing = this.mapper!.flush?.() ?? []
     } catch (e) {
-      this.accumulator.frameFailed(lastSeq, `closing the ${this.adapter!.id} stream`, e)
+      this.accumulator.frameFailed(lastSeq, `closing the ${this.adapter!.id} stream`, e, 'what was open stays as it was')
     }
     this.applyAll(closing, lastSeq)
   }
@@ -86,7 +86,7 @@ export class Router {
       try {
         this.accumulator.apply(deltas[i]!, seq)
       } catch (e) {
-        this.accumulator.frameFailed(seq, `applying its ${describeDelta(deltas[i])} delta`, e)
+        this.accumulator.frameFailed(seq, `applying its ${describeDelta(deltas[i])} delta`, e, 'that delta was skipped')
       }
     }
   }
@@ -96,7 +96,7 @@ export class Router {
     try {
       return this.registry.recognize(frame)
     } catch (e) {
-      this.accumulator.frameFailed(frame.seq, 'recognising its provider', e)
+      this.accumulator.frameFailed(frame.seq, 'recognising its provider', e, 'the frame was read as unrecognised')
       return null
     }
   }

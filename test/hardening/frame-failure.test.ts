@@ -56,10 +56,10 @@ describe('a frame an adapter fails on', () => {
     expect(reply.provider).toBe('fragile')
     expect(reply.choices[0]!.content).toBe('abkeptc')
     expect(m.diagnostics().filter((d) => d.code === 'frame-failed')).toEqual([
-      { frame: 0, level: 'error', code: 'frame-failed', symptom: SYMPTOMS['frame-failed'], message: 'frame 0: recognising its provider failed (TypeError: cannot tell); the frame was skipped and merging went on' },
+      { frame: 0, level: 'error', code: 'frame-failed', symptom: SYMPTOMS['frame-failed'], message: 'frame 0: recognising its provider failed (TypeError: cannot tell); the frame was read as unrecognised and merging went on' },
       { frame: 2, level: 'error', code: 'frame-failed', symptom: SYMPTOMS['frame-failed'], message: 'frame 2: reading it as fragile failed (RangeError: Maximum call stack size exceeded); the frame was skipped and merging went on' },
-      { frame: 4, level: 'error', code: 'frame-failed', symptom: SYMPTOMS['frame-failed'], message: 'frame 4: applying its "text" delta failed (TypeError: Cannot read properties of undefined (reading \'length\')); the frame was skipped and merging went on' },
-      { frame: 5, level: 'error', code: 'frame-failed', symptom: SYMPTOMS['frame-failed'], message: 'frame 5: closing the fragile stream failed (Error: no way to close); the frame was skipped and merging went on' },
+      { frame: 4, level: 'error', code: 'frame-failed', symptom: SYMPTOMS['frame-failed'], message: 'frame 4: applying its "text" delta failed (TypeError: Cannot read properties of undefined (reading \'length\')); that delta was skipped and merging went on' },
+      { frame: 5, level: 'error', code: 'frame-failed', symptom: SYMPTOMS['frame-failed'], message: 'frame 5: closing the fragile stream failed (Error: no way to close); what was open stays as it was and merging went on' },
     ])
   })
 
