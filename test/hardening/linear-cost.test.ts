@@ -3,7 +3,7 @@
 // joined it to compare: quadratic); Responses `*.done` after every delta (each compared the
 // whole channel: 20,000 pairs 0.38 s, 60,000 took 26 s); the same for tool arguments and the AI
 // SDK's tool-input-available. Diagnostics quote an excerpt; past 100 of a code they are counted.
-// Times are compared between sizes (N and 4N, best of three): per byte, linear is about 1×, quadratic 4×.
+// CPU times per byte are compared between sizes (N and 4N): linear is about 1×, quadratic 4×.
 
 import { describe, expect, it } from 'vitest'
 import { createMerger, createProviderRegistry, defaultRegistry, merge, type ProviderAdapter } from '../../src/index.js'
@@ -43,23 +43,33 @@ function aiSdkInputPairs(n: number): string {
   return sse(frames)
 }
 
-/** Best of three merge() times of a body. */
-function time(body: string): number {
+/**
+ * merge()'s CPU time per byte of a body, steady: merged until 60 ms of CPU are spent (CPU
+ * time, not the wall clock: other processes do not count), best of three.
+ */
+function perByte(body: string): number {
   let best = Infinity
   for (let r = 0; r < 3; r++) {
-    const t0 = performance.now()
-    merge(body)
-    best = Math.min(best, performance.now() - t0)
+    const t0 = process.cpuUsage()
+    let runs = 0
+    let ms = 0
+    do {
+      merge(body)
+      runs++
+      const d = process.cpuUsage(t0)
+      ms = (d.user + d.system) / 1000
+    } while (ms < 60)
+    best = Math.min(best, ms / runs / body.length)
   }
   return best
 }
 
-/** How much more time per byte the body of 4n takes than that of n (about 1 when linear, 4 when quadratic). */
+/** How much more time per byte the body of 4n takes than that of n (about 1 when linear, 4 when quadratic); the lower of two looks. */
 function growth(make: (n: number) => string, n: number): number {
   const small = make(n)
   const large = make(4 * n)
-  time(small) // warm-up
-  return (time(large) / large.length) / (time(small) / small.length)
+  perByte(small) // warm-up
+  return Math.min(perByte(large) / perByte(small), perByte(large) / perByte(small))
 }
 
 describe('tool-name fragments', () => {
