@@ -56,7 +56,7 @@ export function ensureExtensionBuilt(options: { force?: boolean } = {}): string 
 }
 
 export const PAGE_DIST = join(ROOT, 'dist/page')
-const PAGE_SOURCES = ['panel', 'src/core', 'src/providers', 'src/exchange', 'samples', 'vite.config.page.ts']
+const PAGE_SOURCES = ['panel', 'src', 'samples', 'vite.config.page.ts']
 
 /** Builds dist/page (the standalone page) unless it is newer than its sources; true when it built. */
 export function ensurePageBuilt(options: { quiet?: boolean } = {}): boolean {

@@ -42,7 +42,8 @@ export const PANEL_TITLE = 'Deltascope'
 /** Builds the Firefox extension with its panel reporting to `probeUrl`, into a fresh temporary folder. */
 export function buildFirefoxForTest(probeUrl: string): string {
   const out = mkdtempSync(join(tmpdir(), 'deltascope-firefox-'))
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.ext.ts', '--logLevel', 'warn'], {
+  // its own output folder: no other build of the project writes there (so Vite's one-build lock may be passed)
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--bypass-lock', '--config', 'vite.config.ext.ts', '--logLevel', 'warn'], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, DELTASCOPE_BROWSER: 'firefox', DELTASCOPE_PROBE_URL: probeUrl, DELTASCOPE_FIREFOX_OUT: out },
