@@ -151,9 +151,11 @@ export function startHub(): void {
         : 'DevTools returned no body for it.'
       emit({ type: 'note', level: 'warning', message: `No body for ${entry.request.method} ${entry.request.url}: ${why}` })
     } else if (body.kind === 'bytes') {
-      if (body.bytes.byteLength > 0) emit({ type: 'chunk', id, data: body.bytes, t: end })
+      // the body arrives whole, after the end: when its frames came is unknown (t null), so
+      // timing says "turn on Live" rather than show one time on every frame
+      if (body.bytes.byteLength > 0) emit({ type: 'chunk', id, data: body.bytes, t: null })
     } else if (body.text.length > 0) {
-      emit({ type: 'chunk', id, data: body.text, t: end })
+      emit({ type: 'chunk', id, data: body.text, t: null })
     }
     emit({ type: 'finished', id, t: end, status: entry.response.status })
   }

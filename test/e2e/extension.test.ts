@@ -252,6 +252,11 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
     // The repaired body is the text that was sent, not its windows-1252 mojibake.
     expect(expected[6]!.choices[0]!.content).toBe(UNICODE_TEXT)
 
+    // A finished capture gets its body whole, after the end: the timing strip says so.
+    await panel.waitFor(`document.querySelector('[data-testid=timing]')?.dataset.unknown === 'true'`, { message: 'times unknown on a baseline capture' })
+    expect(await panel.evaluate<string>(`document.querySelector('[data-testid=timing]').textContent`))
+      .toBe('times unknown: turn on Live (without it the body arrives whole once the stream ended)')
+
     // The screenshot: the Anthropic stream (thinking, text, tool use) with its broken frame open.
     await selectRequest(panel, streams[1]!.url)
     await expectBrokenRow(panel, expected[1]!.errors[0]!.frame)

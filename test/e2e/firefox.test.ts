@@ -29,6 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoServer } from '../../demo/server.js'
 import { merge, type Reply } from '../../src/index.js'
 import { sleep } from '../support/browser.js'
+import { screenshotPath } from '../support/screenshots.js'
 import {
   FIREFOX,
   buildFirefoxForTest,
@@ -280,6 +281,8 @@ describe.skipIf(skip)('Deltascope extension in Firefox', () => {
       const want = await check(x.url, x.type, x.label)
       expect(want.errors.length > 0, `${x.label}: has a broken frame`).toBe(x.broken)
     }
+    // the whole window, the toolbox with the panel and the last stream checked in it
+    await ff.screenshot(screenshotPath('firefox.png'))
     timings['baseline'] = Date.now() - t0
   }, 30_000)
 

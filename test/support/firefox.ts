@@ -24,7 +24,7 @@
 //   await probe.waitFor((s) => rows(s).length === 2)
 
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -181,6 +181,8 @@ export interface FirefoxWithExtension {
   showPanel(timeout?: number): Promise<void>
   /** Withholds or grants the add-on's host permission, as about:addons → Permissions does. */
   setHostPermission(granted: boolean): Promise<void>
+  /** PNG of the whole browser window, the toolbox with the panel included (the chrome scope's context). */
+  screenshot(path: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -251,6 +253,21 @@ export async function launchFirefox(options: { extensionDir: string; prefs?: Rec
           return String(extension.allowedOrigins.subsumes(new MatchPattern('https://example.com/*')))
         })()`)
         if (result !== String(granted)) throw new Error(`host permission ${granted ? 'not granted' : 'still granted'} (${result})`)
+      },
+      async screenshot(path) {
+        // BiDi's captureScreenshot refuses chrome contexts: the window paints itself, remote
+        // frames (the page, the extension's panel) included, as a tab preview does
+        const url = await chromeEval(`(async () => {
+          const rect = new DOMRect(0, 0, window.innerWidth, window.innerHeight)
+          const bitmap = await window.browsingContext.currentWindowGlobal.drawSnapshot(rect, 1, 'white')
+          const canvas = document.createElementNS('http://www.w3.org/1999/xhtml', 'canvas')
+          canvas.width = bitmap.width
+          canvas.height = bitmap.height
+          canvas.getContext('2d').drawImage(bitmap, 0, 0)
+          return canvas.toDataURL('image/png')
+        })()`)
+        if (!url.startsWith('data:image/png;base64,')) throw new Error(`no screenshot: ${url.slice(0, 80)}`)
+        writeFileSync(path, Buffer.from(url.slice('data:image/png;base64,'.length), 'base64'))
       },
       async close() {
         await browser.close().catch(() => undefined)
