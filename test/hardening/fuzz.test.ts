@@ -40,20 +40,6 @@ describe('fuzz: its checks catch what they must', () => {
     expect(r.failure).toEqual({ check: 'serialise', message: 'the Reply: TypeError: Do not know how to serialize a BigInt', label: 'planted' })
   })
 
-  it('an adapter that costs the whole stream so far at every frame: slow (4× the repeats, far more per byte)', () => {
-    let seen: string[] = []
-    const quadratic: ProviderAdapter = {
-      id: 'quadratic', recognizes: () => true,
-      createMapper: () => {
-        seen = []
-        return { map: (f) => { seen.push(JSON.stringify(f.json)); seen.join('').length; return [] } }
-      },
-    }
-    const r = runCase({ id: 0, kind: 'storm', label: 'planted', body: sse(4000), smaller: sse(1000), options: withAdapter(quadratic) }, 1, msPerByte)
-    expect(r.failure?.check).toBe('slow')
-    expect(r.failure?.message).toMatch(/^4× the repeats cost \d+\.\d× more per byte \(\d+\.\d ms for 60000 bytes\): not linear$/)
-  })
-
   it('an adapter that depends on how the bytes were cut: mismatch', () => {
     let calls = 0
     const fickle: ProviderAdapter = {
