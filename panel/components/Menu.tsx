@@ -4,7 +4,7 @@
 // or a click elsewhere closes it, and focus goes back where it was.
 
 import { Fragment } from 'preact'
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
+import { useLayoutEffect, useRef } from 'preact/hooks'
 import { say, usePanel, type MenuItem, type MenuState, type UiState } from '../context.js'
 
 /**
@@ -53,7 +53,9 @@ export function Menu() {
     el.querySelector<HTMLElement>('[role="menuitem"]:not(:disabled)')?.focus()
   }, [menu])
 
-  useEffect(() => {
+  // a layout effect: listening from the moment the menu is in the DOM (a passive effect runs a
+  // frame later, and a click in between would not close it)
+  useLayoutEffect(() => {
     const el = ref.current
     if (!el || !menu) return
     const doc = el.ownerDocument

@@ -5,11 +5,9 @@
 // dismissed, cleared; a pasted body that is not a stream shown as raw text; pretty tool-call
 // arguments that find their frame.
 
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM, ensurePageBuilt, servePage } from '../support/browser.js'
+import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
 
 const chat = (delta: object, finish: string | null = null) =>
@@ -18,11 +16,10 @@ const WHOLE = chat({ role: 'assistant', content: 'Hello' }) + chat({ content: ' 
 /** Two frames, then a third the page's abort cut short. */
 const CUT = chat({ role: 'assistant', content: 'Hello' }) + chat({ content: ' wor' }) + 'data: {"id":"c","object":"chat.completion.chu'
 
-let server: Server
-let browser: Browser
+let opened: OpenedPage
 let page: Page
 let base: number
-const problems: string[] = []
+let problems: string[] = []
 
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`)
 const row = (id: string) => page.locator(`[data-testid="request-row"][data-id="${id}"]`)
@@ -41,26 +38,14 @@ const req = (id: string, startedAt: number, url = `https://api.openai.com/v1/cha
 })
 
 beforeAll(async () => {
-  ensurePageBuilt()
-  server = await servePage()
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
-  page = await context.newPage()
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`) })
-  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/?deltascope-test`)
-  await page.locator('[data-testid="request-row"]').first().waitFor()
+  opened = await openPage({ path: '/?deltascope-test', clipboard: true })
+  ;({ page, problems } = opened)
   // after the sample the page opens with
   base = Date.now() + 60_000
 }, 120_000)
 
 afterAll(async () => {
-  await browser?.close()
-  await new Promise((ok) => (server ? server.close(ok) : ok(undefined)))
+  await opened?.close()
 })
 
 describe('the request list', () => {
@@ -158,7 +143,7 @@ describe('right-click menus', () => {
     await page.keyboard.press('Escape')
     await row('b').click({ button: 'right' })
     await page.mouse.click(640, 700)
-    expect(await menu.count()).toBe(0)
+    await expect.poll(() => menu.count()).toBe(0)
   })
 })
 
