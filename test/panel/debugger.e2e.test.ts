@@ -5,13 +5,11 @@
 // the Problems; the timing strip shows the recorded times; bidi and invisible characters are
 // shown as marks while the text copied stays exact. Saves debugger.png (and a narrow one).
 
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fixtureToJson, toFixture } from '../../src/exchange/fixture.js'
 import type { CapturedChunk } from '../../src/exchange/types.js'
-import { CHROMIUM, ensurePageBuilt, servePage } from '../support/browser.js'
+import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
 
 const T0 = Date.UTC(2026, 0, 5, 9, 30, 0)
@@ -52,10 +50,9 @@ function fixtureText(): string {
 /** Two frames glued by a lost blank line, then the rest. */
 const GLUED = chunk({ role: 'assistant', content: 'Hi' }).slice(0, -1) + chunk({ content: ' there' }) + chunk({}, 'stop') + 'data: [DONE]\n\n'
 
-let server: Server
-let browser: Browser
+let opened: OpenedPage
 let page: Page
-const problems: string[] = []
+let problems: string[] = []
 
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`)
 const selectedRow = () => page.locator('[data-testid="request-row"][aria-selected="true"]')
@@ -67,24 +64,12 @@ async function paste(text: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  ensurePageBuilt()
-  server = await servePage()
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
-  page = await context.newPage()
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`) })
-  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
-  await page.locator('[data-testid="request-row"]').first().waitFor()
+  opened = await openPage({ viewport: { width: 1280, height: 900 }, clipboard: true })
+  ;({ page, problems } = opened)
 }, 120_000)
 
 afterAll(async () => {
-  await browser?.close()
-  await new Promise((ok) => (server ? server.close(ok) : ok(undefined)))
+  await opened?.close()
 })
 
 describe('the debugger in the page', () => {

@@ -3,11 +3,9 @@
 // to the matches, Enter / Shift+Enter through them, the reply text they produced marked, an
 // invalid regex said, Ctrl+F; and a search over 100,000 frames that keeps the page answering.
 
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM, ensurePageBuilt, servePage } from '../support/browser.js'
+import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
 
 const chat = (delta: object, finish: string | null = null) =>
@@ -25,10 +23,9 @@ const BODY = [
   'data: [DONE]\n\n',
 ].join('')
 
-let server: Server
-let browser: Browser
+let opened: OpenedPage
 let page: Page
-const problems: string[] = []
+let problems: string[] = []
 
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`)
 const search = () => page.getByLabel('Search frames')
@@ -49,22 +46,12 @@ async function feed(id: string, body: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  ensurePageBuilt()
-  server = await servePage()
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`) })
-  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/?deltascope-test`)
-  await page.locator('[data-testid="request-row"]').first().waitFor()
+  opened = await openPage({ path: '/?deltascope-test' })
+  ;({ page, problems } = opened)
 }, 120_000)
 
 afterAll(async () => {
-  await browser?.close()
-  await new Promise((ok) => (server ? server.close(ok) : ok(undefined)))
+  await opened?.close()
 })
 
 describe('search frames', () => {

@@ -18,7 +18,8 @@ import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { extname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core'
+import type { AddressInfo } from 'node:net'
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core'
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 export const CHROME_DIST = join(ROOT, 'dist/chrome')
@@ -304,4 +305,35 @@ export async function launchWithExtension(options: {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms))
+}
+
+/** The standalone page opened in a fresh headless Chromium (the page suites' common start). */
+export interface OpenedPage {
+  browser: Browser
+  page: Page
+  /** Page errors and console errors seen so far: a suite ends expecting none. */
+  problems: string[]
+  close(): Promise<void>
+}
+
+/** Builds the page if stale, serves it on 127.0.0.1, opens it (`path`, e.g. "/?deltascope-test") and waits for its first row. */
+export async function openPage(options: { path?: string; viewport?: { width: number; height: number }; clipboard?: boolean } = {}): Promise<OpenedPage> {
+  ensurePageBuilt()
+  const server = await servePage()
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS.filter((a) => a !== '--auto-open-devtools-for-tabs') })
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 860 } })
+  if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`) })
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}${options.path ?? '/'}`)
+  await page.locator('[data-testid="request-row"]').first().waitFor()
+  return {
+    browser, page, problems,
+    async close() {
+      await browser.close()
+      await new Promise((ok) => server.close(ok))
+    },
+  }
 }
