@@ -17,16 +17,22 @@
 import { writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { cpus, totalmem } from 'node:os'
-import { chromium, type Page } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
 import { merge, type Reply } from '../src/library.js'
 import { TEXT_WINDOW } from '../panel/components/TracedText.js'
 import { CHROMIUM, ensurePageBuilt, servePage } from '../test/support/browser.js'
 import { generateStream } from './generate.js'
+import { brokenFrames, ingestBench, type IngestFigures } from './ingest.js'
 
 const args = new Set(process.argv.slice(2))
 const asJson = args.has('--json')
 const profilePath = [...args].find((a) => a.startsWith('--profile='))?.slice('--profile='.length) ?? null
 const log = (s: string) => { if (!asJson) console.log(s) }
+/** --ingest: only d (the page's file ingest against the core); --no-ingest: only a, b, c. */
+const onlyIngest = args.has('--ingest')
+const noIngest = args.has('--no-ingest')
+/** d: the OpenAI stream given to the page as a file (bytes). */
+const INGEST_BYTES = Number(process.env['DELTASCOPE_INGEST_MB'] ?? 64) * 1048576
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
@@ -269,6 +275,10 @@ async function main(): Promise<void> {
     // the page opens with a sample: let it load first
     await page.waitForFunction(() => document.querySelector('[data-testid=request-row][data-state=finished]') !== null)
 
+    // d. (first: the renderer has held nothing big yet) ------------------------------------
+    if (!noIngest) await ingest(browser, page)
+    if (onlyIngest) return report(t0, version, errors)
+
     // a. ----------------------------------------------------------------------------------
     const big = generateStream('openai', BIG_BYTES, 7)
     const bigWant = expectedOf(merge(big, { url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' }))
@@ -328,19 +338,41 @@ async function main(): Promise<void> {
     targets.push({ name: 'c. UI updates batched per animation frame', value: `${l.bumps} batches, ${l.mutationBatches} DOM batches / ${l.ticks} frames (${perTick.toFixed(2)} per frame)`, pass: l.bumps <= l.ticks + 1 && l.mutationBatches <= l.ticks + 2 })
     targets.push({ name: 'c. kept up: all shown within 250 ms of the last frame', value: ms(l.caughtUp), pass: l.caughtUp !== null && l.caughtUp <= 250 })
 
-    if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`)
-    figures['seconds'] = (Date.now() - t0) / 1000
-    if (asJson) {
-      console.log(JSON.stringify({ machine: { cpu: cpus()[0]?.model, cores: cpus().length, memGiB: totalmem() / 2 ** 30, chromium: version }, figures, targets }, null, 1))
-      return
-    }
-    log('\nTargets')
-    for (const t of targets) log(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.name.padEnd(66)} ${t.value}`)
-    log(`\n(${((Date.now() - t0) / 1000).toFixed(0)} s)`)
+    report(t0, version, errors)
   } finally {
     await browser.close()
     await new Promise((ok) => server.close(ok))
   }
+}
+
+function report(t0: number, version: string, errors: string[]): void {
+  if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`)
+  figures['seconds'] = (Date.now() - t0) / 1000
+  if (asJson) {
+    console.log(JSON.stringify({ machine: { cpu: cpus()[0]?.model, cores: cpus().length, memGiB: totalmem() / 2 ** 30, chromium: version }, figures, targets }, null, 1))
+    return
+  }
+  log('\nTargets')
+  for (const t of targets) log(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.name.padEnd(66)} ${t.value}`)
+  log(`\n(${((Date.now() - t0) / 1000).toFixed(0)} s)`)
+}
+
+/** d. the page's file ingest against the core's merge() of the same bytes, in this browser (bench/ingest.ts). */
+async function ingest(browser: Browser, page: Page): Promise<void> {
+  const big = generateStream('openai', INGEST_BYTES, 3)
+  log(`\nd. a ${(Buffer.byteLength(big) / 1048576).toFixed(0)} MB OpenAI stream given to the page as a file, against the core's merge() of it in this browser`)
+  const d1: IngestFigures = await ingestBench(browser, page, { name: 'openai-64mb', body: big, coreRuns: 3, timeoutMs: 120_000, log })
+  const broken = brokenFrames(100_000)
+  log(`\n   a ${(broken.length / 1e6).toFixed(1)} MB body of 100,000 broken frames, as a file`)
+  const d2: IngestFigures = await ingestBench(browser, page, { name: 'broken-100k', body: broken, coreRuns: 3, timeoutMs: 120_000, log })
+  figures['d'] = [d1, d2]
+  const growth = (f: IngestFigures) => (f.rssPeak - f.rssBefore) / f.bytes
+  targets.push({ name: 'd. 64 MB file: chosen → final reply ≤ 2.5× core merge() (same browser)', value: d1.ratio === null ? 'never' : `${d1.ratio.toFixed(2)}×`, pass: d1.ratio !== null && d1.ratio <= 2.5 })
+  targets.push({ name: 'd. 64 MB file: longest UI task ≤ 200 ms', value: ms(d1.longestTaskMs), pass: d1.longestTaskMs <= 200 })
+  targets.push({ name: 'd. 64 MB file: renderer growth ≤ 3× the body', value: `${growth(d1).toFixed(1)}×`, pass: growth(d1) <= 3 })
+  targets.push({ name: 'd. 64 MB file: after Clear and a GC, within 1.5× of the start', value: `${(d1.rssAfterClear / d1.rssBefore).toFixed(2)}×`, pass: d1.rssAfterClear <= 1.5 * d1.rssBefore })
+  targets.push({ name: 'd. 100,000 broken frames: renderer growth ≤ 300 MB', value: `${((d2.rssPeak - d2.rssBefore) / 1048576).toFixed(0)} MB`, pass: d2.rssPeak - d2.rssBefore <= 300 * 1048576 })
+  targets.push({ name: 'd. 100,000 broken frames: ≤ 10 s', value: d2.pageMs === null ? 'never' : ms(d2.pageMs), pass: d2.pageMs !== null && d2.pageMs <= 10_000 })
 }
 
 await main()
