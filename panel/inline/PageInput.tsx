@@ -7,8 +7,7 @@ import { feedStreams, type FeedJob, type Progress } from './feed.js'
 import { applyEvent, type PanelStore } from '../store.js'
 import type { InlineShell } from './shell.js'
 import { FIRST_SAMPLE, SAMPLES } from './samples.js'
-import { readSource } from './sources.js'
-import type { Recording } from '../../src/exchange/types.js'
+import { readFile, readSource, type FeedStream } from './sources.js'
 
 /** Pastes above this size are read straight from the clipboard event, not kept in the box. */
 const LARGE_PASTE = 512 * 1024
@@ -30,7 +29,7 @@ export function PageInput({ shell, store }: { shell: InlineShell; store: PanelSt
   const fileInput = useRef<HTMLInputElement>(null)
 
   /** Feeds streams, one job at a time (a new input cancels the one still loading). */
-  const load = async (label: string, streams: Recording[], found: string[]) => {
+  const load = async (label: string, streams: FeedStream[], found: string[]) => {
     setWarnings(found)
     job.current?.cancel()
     if (streams.length === 0) return
@@ -72,11 +71,11 @@ export function PageInput({ shell, store }: { shell: InlineShell; store: PanelSt
   }
 
   const loadFiles = async (files: FileList | File[]) => {
-    const streams: Recording[] = []
+    const streams: FeedStream[] = []
     const found: string[] = []
     for (const file of Array.from(files)) {
-      const bytes = new Uint8Array(await file.arrayBuffer())
-      const result = readSource({ bytes }, file.name, { source: 'import' })
+      // a large raw stream is streamed as bytes when fed, not read whole (sources.ts)
+      const result = await readFile(file)
       streams.push(...result.streams)
       found.push(...result.warnings)
     }

@@ -1,10 +1,11 @@
 // Feeds streams to the panel in slices, yielding to the browser between them, so a 20 MB
 // paste never blocks the page: the core merges each slice in a few milliseconds, the list
-// and the reply repaint between slices, and a progress figure moves.
+// and the reply repaint between slices, and a progress figure moves. A streamed file body
+// (sources.ts) is fed as the byte pieces its stream gives, as they are read.
 
 import type { CaptureEvent } from '../shell.js'
 import { sizeOf, slices } from '../../src/exchange/slices.js'
-import type { Recording } from '../../src/exchange/types.js'
+import type { FeedStream } from './sources.js'
 
 /** Work per turn of the event loop before yielding (ms). */
 const BUDGET_MS = 12
@@ -39,16 +40,17 @@ const yieldToBrowser = () =>
 /** Sends request, chunks (in pieces of SLICE_SIZE, src/exchange/slices.ts), finished, for each stream; selects `select` (an id) first. */
 export function feedStreams(
   emit: (event: CaptureEvent) => void,
-  streams: Recording[],
+  streams: FeedStream[],
   options: {
     select?: string
     onProgress?: (p: Progress) => void
     /** Called right after a request is announced, before its body: to force its provider or transport. */
-    onRequest?: (stream: Recording) => void
+    onRequest?: (stream: FeedStream) => void
   } = {},
 ): FeedJob {
   let cancelled = false
-  const total = streams.reduce((n, s) => n + s.chunks.reduce((m, c) => m + sizeOf(c.data), 0), 0)
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
+  const total = streams.reduce((n, s) => n + (s.body?.size ?? 0) + s.chunks.reduce((m, c) => m + sizeOf(c.data), 0), 0)
   const finished = (async () => {
     let done = 0
     let turn = performance.now()
@@ -59,17 +61,39 @@ export function feedStreams(
       options.onRequest?.(s)
       if (s.request.id === options.select) emit({ type: 'select', id: s.request.id })
     }
+    const pace = async () => {
+      if (performance.now() - turn <= BUDGET_MS) return
+      report()
+      await yieldToBrowser()
+      turn = performance.now()
+    }
     for (const s of streams) {
+      if (s.body) {
+        reader = s.body.read().getReader()
+        for (;;) {
+          let piece: ReadableStreamReadResult<Uint8Array>
+          try {
+            piece = await reader.read()
+          } catch (err) {
+            // the file went away or changed while it was read: what arrived stays, cut short
+            if (cancelled) return
+            emit({ type: 'cancelled', id: s.request.id, t: null, reason: `the file could not be read to its end (${String(err)})` })
+            break
+          }
+          if (cancelled) return
+          if (piece.done) break
+          emit({ type: 'chunk', id: s.request.id, data: piece.value, t: null })
+          done += piece.value.byteLength
+          await pace()
+        }
+        reader = null
+      }
       for (const chunk of s.chunks) {
         for (const piece of slices(chunk.data)) {
           if (cancelled) return
           emit({ type: 'chunk', id: s.request.id, data: piece, t: chunk.t })
           done += sizeOf(piece)
-          if (performance.now() - turn > BUDGET_MS) {
-            report()
-            await yieldToBrowser()
-            turn = performance.now()
-          }
+          await pace()
         }
       }
       if (cancelled) return
@@ -80,6 +104,9 @@ export function feedStreams(
   })()
   return {
     finished,
-    cancel: () => { cancelled = true },
+    cancel: () => {
+      cancelled = true
+      void reader?.cancel().catch(() => {})
+    },
   }
 }

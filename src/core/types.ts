@@ -2,7 +2,8 @@
 // Everything here is plain data (structured-clone safe), so the panel can receive it
 // over postMessage and a fixture can store it as JSON.
 
-export type Transport = 'sse' | 'ndjson' | 'json' | 'unknown'
+/** How the body is cut into frames (docs/architecture.md#framing). */
+export type Transport = 'sse' | 'ndjson' | 'json' | 'data-stream' | 'eventstream' | 'unknown'
 
 /**
  * A wire format's name, as its adapter gives it. The core knows no provider: the registry it

@@ -7,7 +7,8 @@ import { toHar } from '../../src/exchange/har.js'
 import { SLICE_SIZE } from '../../src/exchange/slices.js'
 import { feedStreams } from '../../panel/inline/feed.js'
 import type { CaptureEvent } from '../../panel/shell.js'
-import { readSource } from '../../panel/inline/sources.js'
+import { readFile, readSource, STREAMED_FILE, type FileLike } from '../../panel/inline/sources.js'
+import { merge } from '../../src/library.js'
 import { createPanelStore } from '../../panel/store.js'
 
 const SSE = 'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"}}]}\n\n'
@@ -88,5 +89,74 @@ describe('standalone page inputs', () => {
     const emit = (e: CaptureEvent) => { if (e.type === 'chunk') pieces.push((e.data as string).length) }
     await feedStreams(emit, readSource({ text }, null).streams).finished
     expect(pieces).toEqual([SLICE_SIZE - 1, 3])
+  })
+
+  describe('files', () => {
+    /** A file whose body streams in `piece`-byte pieces; reading it whole throws when `whole` is false. */
+    function fileOf(name: string, text: string, options: { whole: boolean; piece?: number; failAt?: number }): FileLike & { wholeReads: number } {
+      const bytes = new TextEncoder().encode(text)
+      const piece = options.piece ?? 65536
+      const f = {
+        name, size: bytes.byteLength, wholeReads: 0,
+        slice: (start: number, end: number) => ({ arrayBuffer: async () => bytes.slice(start, end).buffer }),
+        async arrayBuffer() {
+          f.wholeReads++
+          if (!options.whole) throw new Error('read whole')
+          return bytes.slice().buffer
+        },
+        stream: () => {
+          let at = 0
+          return new ReadableStream<Uint8Array>({
+            pull(c) {
+              if (options.failAt !== undefined && at >= options.failAt) return c.error(new Error('NotReadableError'))
+              if (at >= bytes.byteLength) return c.close()
+              c.enqueue(bytes.slice(at, at + piece))
+              at += piece
+            },
+          })
+        },
+      }
+      return f
+    }
+    const big = SSE.repeat(Math.ceil((STREAMED_FILE + 1) / SSE.length))
+
+    it('streams a large raw stream file as bytes, in the pieces its stream gives, never reading it whole', async () => {
+      const file = fileOf('big.sse', big, { whole: false })
+      const result = await readFile(file)
+      expect([result.kind, result.streams.length, result.streams[0]!.chunks.length, result.streams[0]!.body!.size]).toEqual(['stream', 1, 0, file.size])
+      expect(result.streams[0]!.request).toMatchObject({ method: 'FILE', url: 'big.sse', source: 'import', contentType: 'text/event-stream' })
+      const pieces: Array<string | Uint8Array> = []
+      const store = createPanelStore(null, { schedule: () => {} })
+      await feedStreams((e) => { if (e.type === 'chunk') pieces.push(e.data); store.apply(e) }, result.streams).finished
+      expect(pieces.length).toBe(Math.ceil(file.size / 65536))
+      expect(pieces.every((p) => p instanceof Uint8Array)).toBe(true)
+      const source = store.recordings.get(store.requests.value[0]!.id)!
+      expect([source.state, source.expected]).toEqual(['finished', merge(big, { url: 'big.sse', contentType: 'text/event-stream' })])
+      expect(file.wholeReads).toBe(0)
+    })
+
+    it('streams a large NDJSON file (its first line a whole JSON value)', async () => {
+      const line = '{"model":"llama3","message":{"role":"assistant","content":"hi"},"done":false}\n'
+      const result = await readFile(fileOf('big.ndjson', line.repeat(Math.ceil((STREAMED_FILE + 1) / line.length)), { whole: false }))
+      expect([result.kind, result.streams[0]!.body?.size]).toEqual(['stream', Math.ceil((STREAMED_FILE + 1) / line.length) * line.length])
+    })
+
+    it('reads whole a small file, a .har or .json file, a JSON document over several lines and curl -i output', async () => {
+      const pretty = JSON.stringify({ log: { entries: [], pad: 'x'.repeat(STREAMED_FILE) } }, null, 2)
+      const cases = [fileOf('small.sse', SSE, { whole: true }), fileOf('big.json', big, { whole: true }), fileOf('big.har', big, { whole: true }),
+        fileOf('capture.txt', pretty, { whole: true }), fileOf('curl.txt', `HTTP/1.1 200 OK\ncontent-type: text/event-stream\n\n${big}`, { whole: true })]
+      for (const file of cases) {
+        const result = await readFile(file)
+        expect([file.name, file.wholeReads, result.streams.every((s) => s.body === undefined)]).toEqual([file.name, 1, true])
+      }
+    })
+
+    it('ends a file that fails while it is read as cancelled, saying why, with what arrived merged', async () => {
+      const result = await readFile(fileOf('gone.sse', big, { whole: false, failAt: 65536 * 2 }))
+      const store = createPanelStore(null, { schedule: () => {} })
+      await feedStreams((e) => store.apply(e), result.streams).finished
+      const row = store.requests.value[0]!
+      expect([row.state, row.cancelReason, row.bytes]).toEqual(['cancelled', 'the file could not be read to its end (Error: NotReadableError)', 65536 * 2])
+    })
   })
 })
