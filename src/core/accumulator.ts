@@ -12,7 +12,7 @@ import { TextBuffer } from './text-buffer.js'
 import { nonEmpty, ToolCallTable, type CallIdentity } from './tool-calls.js'
 import type {
   Channel, Delta, Diagnostic, DiagnosticCode, FinalTextDelta, FinalToolCallDelta, Provenance, ReplyChoice,
-  ReplyToolCall, StreamError, ToolCallDelta,
+  ReplyToolCall, StreamError, TextTruncateDelta, ToolCallDelta,
 } from './types.js'
 
 interface ToolState extends CallIdentity {
@@ -91,6 +91,8 @@ export class Accumulator {
         if (c.finishReason !== null && delta.text.length > 0) this.afterFinish(c, frame)
         return this.appendText(c, delta.channel, delta.text, frame)
       }
+      case 'text-truncate':
+        return this.truncateText(delta, frame)
       case 'tool-call': {
         const c = this.choice(delta.choice)
         if (c.finishReason !== null) this.afterFinish(c, frame)
@@ -113,7 +115,7 @@ export class Accumulator {
         return this.compareFinalToolCall(delta, frame)
       case 'note':
         // an adapter's words: bounded, whatever it quoted
-        this.report(frame, 'note', delta.level, clipMessage(delta.message), delta.symptom)
+        this.report(frame, delta.code ?? 'note', delta.level, clipMessage(delta.message), delta.symptom ?? SYMPTOMS[delta.code ?? 'note'])
         return
     }
   }
@@ -164,6 +166,9 @@ export class Accumulator {
         break
       case 'finish':
         if (!nonEmpty(delta.reason)) return
+        break
+      case 'text-truncate':
+        if (!this.cuts(delta)) return
         break
     }
     this.afterDoneReported = true
@@ -220,6 +225,28 @@ export class Accumulator {
     const start = buffer.length
     buffer.append(text)
     if (text.length > 0 && this.provenance !== null) this.provenance.add(frame, this.channelTarget(c, channel), start, buffer.length)
+  }
+
+  /**
+   * Keeps the first `length` characters of a channel; the provenance runs past the cut go.
+   * A channel (or choice) that does not exist stays absent: there is nothing to cut.
+   */
+  private truncateText(d: TextTruncateDelta, frame: number): void {
+    if (typeof d.length !== 'number' || !(d.length >= 0) || !Number.isInteger(d.length)) {
+      this.frameFailed(frame, 'applying its "text-truncate" delta', new RangeError(`length ${clip(String(d.length))} is not a whole number of characters`), 'that delta was skipped')
+      return
+    }
+    if (!this.cuts(d)) return
+    const c = this.choices.get(d.choice)!
+    c.channels[d.channel].truncate(d.length)
+    const target = c.targets[d.channel]
+    if (target >= 0) this.provenance?.truncate(target, d.length)
+  }
+
+  /** True when the truncate shortens a channel's text. */
+  private cuts(d: TextTruncateDelta): boolean {
+    const buffer = this.choices.get(d.choice)?.channels[d.channel]
+    return buffer !== undefined && buffer.length > d.length
   }
 
   private channelTarget(c: ChoiceState, channel: Channel): number {
@@ -334,6 +361,7 @@ export class Accumulator {
     const positions = new Map<ToolState, number>()
     for (const c of this.choices.values()) sortedCalls(c).forEach((t, i) => positions.set(t, i))
     for (let i = 0; i < this.provenance.count; i++) {
+      if (!this.provenance.holdsText(i)) continue
       const r = this.provenance.record(i)
       const t = this.targets[r.target]!
       out.push({

@@ -40,6 +40,12 @@ abstract class Column<T extends Numbers> {
     this.page[at] = value
   }
 
+  /** Rewrites row `i`, already written (the provenance log shortens a run cut by a truncate). */
+  put(i: number, value: number): void {
+    if (this.pages.length === 1) this.page[i] = value
+    else this.pages[i >>> PAGE_BITS]![i & MASK] = value
+  }
+
   /** The value at row `i`; the fill value for a row never written. */
   get(i: number): number {
     const page = this.pages.length === 1 ? this.page : this.pages[i >>> PAGE_BITS]

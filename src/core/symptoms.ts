@@ -37,6 +37,7 @@ export const SYMPTOMS: Readonly<Record<DiagnosticCode, string>> = {
   'missing-tool-index': 'A client that keys tool calls by index (the openai SDK) throws here or merges every call into one.',
   'truncated-by-limit': 'The reply stops mid-sentence (or mid tool call) at the token limit, and a client that ignores the finish reason shows it as complete.',
   'provider-error': 'A client that throws on the error payload loses the partial reply, and one that ignores it shows a cut reply as if it were whole.',
+  'snapshot-rewrote': 'A client that appends snapshots repeats the text, and one that appends only what lies past the old length keeps the old words where the snapshot rewrote them.',
   'empty-reply': 'The client shows an empty message.',
   // limits
   'too-deep': 'A client that parses or prints this value recursively (JSON.stringify, a tree view, a deep copy) overflows its stack and throws.',

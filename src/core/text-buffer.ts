@@ -32,6 +32,29 @@ export class TextBuffer {
     this.length = text.length
   }
 
+  /**
+   * Keeps the first `n` characters (a no-op when `n` >= length). Pieces past the cut are
+   * dropped from the end and the piece across it is sliced, so a cut costs the pieces it
+   * removes (each appended once) plus one slice: never a join of the text.
+   */
+  truncate(n: number): void {
+    if (n >= this.length) return
+    const keep = Math.max(0, n)
+    for (const list of [this.parts, this.blocks]) {
+      while (list.length > 0 && this.length > keep) {
+        const piece = list[list.length - 1]!
+        const over = this.length - keep
+        if (over >= piece.length) {
+          list.pop()
+          this.length -= piece.length
+        } else {
+          list[list.length - 1] = piece.slice(0, piece.length - over)
+          this.length = keep
+        }
+      }
+    }
+  }
+
   toString(): string {
     if (this.parts.length > 0) {
       this.blocks.push(this.parts.length === 1 ? this.parts[0]! : this.parts.join(''))

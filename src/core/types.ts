@@ -122,6 +122,7 @@ export type Channel = 'content' | 'reasoning' | 'refusal'
 export type Delta =
   | ChoiceDelta
   | TextDelta
+  | TextTruncateDelta
   | ToolCallDelta
   | FinishDelta
   | UsageDelta
@@ -144,6 +145,18 @@ export interface TextDelta {
   choice: number
   channel: Channel
   text: string
+}
+
+/**
+ * Keeps the first `length` characters of one channel of one choice (a no-op when the channel
+ * is not longer): a snapshot that rewrote (src/providers/snapshot.ts), a patch's truncate.
+ * Provenance runs past the cut are removed or shortened.
+ */
+export interface TextTruncateDelta {
+  type: 'text-truncate'
+  choice: number
+  channel: Channel
+  length: number
 }
 
 export interface ToolCallDelta {
@@ -219,8 +232,10 @@ export interface NoteDelta {
   type: 'note'
   level: 'info' | 'warning'
   message: string
-  /** What a client that reads it wrongly shows; SYMPTOMS.note when absent. */
+  /** What a client that reads it wrongly shows; SYMPTOMS[code] when absent. */
   symptom?: string
+  /** The diagnostic's code when the adapter's finding has one of its own (snapshot-rewrote); 'note' when absent. */
+  code?: DiagnosticCode
 }
 
 // ---------------------------------------------------------------------------
@@ -343,6 +358,8 @@ export type DiagnosticCode =
   | 'missing-tool-index'
   | 'truncated-by-limit'
   | 'provider-error'
+  // merge modes: a snapshot that does not extend the previous one
+  | 'snapshot-rewrote'
   // limits (docs/architecture.md#limits): a value nested too deep, a frame an adapter could not read
   | 'too-deep'
   | 'frame-failed'

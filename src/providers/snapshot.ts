@@ -1,0 +1,115 @@
+// Snapshot mode, shared by the adapters whose frames carry the whole text so far (LangGraph
+// `messages/partial`, LibreChat's legacy `text`, a user rule's snapshot mode): each frame's
+// text replaces the last, and the deltas say only what changed, so provenance credits each
+// frame with exactly what it added. A snapshot that extends the previous one is a `text` delta
+// of the added characters; any other is a `text-truncate` to the common prefix, a `text` delta
+// of the rest and a `snapshot-rewrote` note (a client that appends snapshots repeats the text).
+//
+// Cost: telling an extension from a rewrite has to read the old text once per frame (a change
+// can be anywhere in it). The tail is compared first (a rewrite near the end, the usual one, is
+// found in O(TAIL)); an extension then costs one `startsWith` over the old text, a block
+// compare of at most the new snapshot's length: the frame that carried the snapshot was just
+// framed and JSON-parsed, which read those characters already, so a merge stays linear in the
+// body (a 10 MB snapshot is one 10 MB compare; snapshots growing to 10 MB over n frames cost
+// what their n frames' bodies cost to parse, with a far smaller constant). A rewrite finds its
+// common prefix by 1 KiB blocks, then characters. Nothing is joined or copied but the added text.
+
+import type { Channel, Delta } from '../core/types.js'
+
+/** Characters compared at the old text's end before the whole of it. */
+const TAIL = 64
+/** Block size of the common-prefix search. */
+const BLOCK = 1024
+
+export interface SnapshotPlace {
+  choice: number
+  channel: Channel
+  /** What carried the snapshot, for the note ("messages/partial", "text"). */
+  source: string
+}
+
+/**
+ * The deltas that turn a channel whose text is `previous` into `next`: one `text` delta
+ * (what was added) when `next` extends `previous`; otherwise a `text-truncate` to their common
+ * prefix, the `text` delta of the rest, and a `snapshot-rewrote` warning. None when equal.
+ */
+export function snapshotDeltas(previous: string, next: string, at: SnapshotPlace): Delta[] {
+  const { choice, channel } = at
+  if (extendsText(previous, next)) {
+    return next.length === previous.length ? [] : [{ type: 'text', choice, channel, text: next.slice(previous.length) }]
+  }
+  const keep = splitSafe(next, commonPrefixLength(previous, next))
+  const out: Delta[] = [{ type: 'text-truncate', choice, channel, length: keep }]
+  if (next.length > keep) out.push({ type: 'text', choice, channel, text: next.slice(keep) })
+  out.push({ type: 'note', level: 'warning', code: 'snapshot-rewrote', message: rewroteMessage(previous, next, keep, at) })
+  return out
+}
+
+/** True when `next` begins with the whole of `previous`: the tail first, then all of it. */
+export function extendsText(previous: string, next: string): boolean {
+  if (next.length < previous.length) return false
+  const tail = Math.max(0, previous.length - TAIL)
+  return next.startsWith(previous.slice(tail), tail) && next.startsWith(previous)
+}
+
+/** How many leading characters `a` and `b` share: by blocks, then by characters. */
+export function commonPrefixLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  let i = 0
+  while (i + BLOCK <= n && a.startsWith(b.slice(i, i + BLOCK), i)) i += BLOCK
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++
+  return i
+}
+
+/** A cut never splits a surrogate pair that `next` goes on with: the pair is rewritten whole. */
+function splitSafe(next: string, keep: number): number {
+  if (keep > 0 && keep < next.length) {
+    const c = next.charCodeAt(keep - 1)
+    if (c >= 0xd800 && c <= 0xdbff) return keep - 1
+  }
+  return keep
+}
+
+function rewroteMessage(previous: string, next: string, keep: number, at: SnapshotPlace): string {
+  const where = `${at.source}: the snapshot of choice ${at.choice} ${at.channel}`
+  const was = `${previous.length} characters`
+  if (keep === next.length) return `${where} shrank from ${was} to ${next.length}: the text past character ${keep} was taken back`
+  return `${where} does not extend the previous one (${was}): it differs from character ${keep} on (was ${clip(previous.slice(keep))}, now ${clip(next.slice(keep))}); the text was cut to ${keep} characters and the rest replaced`
+}
+
+function clip(s: string, max = 40): string {
+  return JSON.stringify(s.length > max ? s.slice(0, max) + '…' : s)
+}
+
+/**
+ * The last snapshot of each (choice, channel) of one stream, for a mapper: `update` gives the
+ * deltas from the last text to the new one and keeps the new one (a reference to the frame's
+ * string, never a copy). `appended` keeps it in step when the same channel also gets plain
+ * appends (a stream that mixes chunks and snapshots).
+ */
+export class SnapshotTexts {
+  private readonly texts = new Map<string, string>()
+
+  update(next: string, at: SnapshotPlace): Delta[] {
+    const key = keyOf(at.choice, at.channel)
+    const deltas = snapshotDeltas(this.texts.get(key) ?? '', next, at)
+    this.texts.set(key, next)
+    return deltas
+  }
+
+  /** The channel got `text` appended by a plain `text` delta. */
+  appended(choice: number, channel: Channel, text: string): void {
+    if (text.length === 0) return
+    const key = keyOf(choice, channel)
+    this.texts.set(key, (this.texts.get(key) ?? '') + text)
+  }
+
+  /** The channel's text as this tracker knows it. */
+  current(choice: number, channel: Channel): string {
+    return this.texts.get(keyOf(choice, channel)) ?? ''
+  }
+}
+
+function keyOf(choice: number, channel: Channel): string {
+  return `${choice} ${channel}`
+}
