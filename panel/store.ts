@@ -14,6 +14,7 @@
 //   selection.ts            the selected request, frame and moment, and its view
 //   highlights.ts           frame ↔ reply positions in the reply shown
 //   filter.ts               the request list (by start time) and its filter
+//   sort.ts                 the list's columns: the order a click asks, the widths dragged
 //   notes.ts                what the user should know, each message once
 //   debug.ts                a request's diagnostics and timing, once its body ended
 //   comparison.ts           compare with my client, diff two captures
@@ -23,7 +24,7 @@
 // batch. The parts read the core's cheap accessors (frameCount, frameInfo, entries,
 // streamErrors, diagnostics, snapshot) and never ask for every frame at once.
 
-import { batch, signal, type ReadonlySignal, type Signal } from '@preact/signals'
+import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals'
 import type { Frame } from '../src/library.js'
 import type { FieldRef } from './provenance.js'
 import type { PanelShell } from './shell.js'
@@ -38,6 +39,7 @@ import type { StoreEnv } from './store/model.js'
 import { Notes } from './store/notes.js'
 import { Recorder } from './store/recording.js'
 import { Selection } from './store/selection.js'
+import { sortRows, START_ORDER, type RequestSort } from './store/sort.js'
 import type { FrameItem, Highlight, LiveState, Note, Recordings, RequestRow, SelectionView, StoreOptions } from './store/types.js'
 
 export type {
@@ -71,9 +73,11 @@ export interface PanelStore {
   readonly version: ReadonlySignal<number>
   /** Every request, by start time (then arrival), as in the Network panel. */
   readonly requests: ReadonlySignal<RequestRow[]>
-  /** The request list after the filter. */
+  /** The request list after the filter, in the order `sort` asks (arrow keys follow it). */
   readonly rows: ReadonlySignal<RequestRow[]>
   readonly filter: Signal<string>
+  /** The request list's order: start time by default, or a column the user clicked (store/sort.ts). */
+  readonly sort: Signal<RequestSort>
   /**
    * The frame search: plain text (case-insensitive) or /regex/flags, over the selected
    * request's frames (store/search.ts). Also set by a `search` event (DevTools' search bar).
@@ -136,7 +140,9 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
   const filter = signal('')
   const hideDimmed = signal(false)
   const search = signal('')
-  const { requests, rows } = createRequestList(recorder, batches, filter)
+  const { requests, rows: filtered } = createRequestList(recorder, batches, filter)
+  const sort = signal<RequestSort>(START_ORDER)
+  const rows = computed(() => sortRows(filtered.value, sort.value) as RequestRow[])
   const selection = new Selection(recorder, batches, hideDimmed, options.autoScrubMaxFrames ?? AUTO_SCRUB_MAX_FRAMES, search)
   const live = signal<LiveState>({ enabled: initialLive(shell), message: null })
   const comparisons = new Comparisons({ get: (id) => recorder.get(id) })
@@ -155,6 +161,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     requests,
     rows,
     filter,
+    sort,
     search,
     hideDimmed,
     preserveLog: signal(false),

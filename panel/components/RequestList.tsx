@@ -1,20 +1,34 @@
-// The captured streaming requests, by start time. Arrows move the selection, Enter opens the
-// frames, a right click (or the context-menu key) opens the request's menu.
+// The captured streaming requests, by start time, or by the column whose header was clicked
+// (store/sort.ts: ascending, descending, start order again), as in the Network panel. Arrows
+// move the selection, Enter opens the frames, a right click (or the context-menu key) opens
+// the request's menu. Column headers are buttons (Enter or Space sorts); the edge after each is
+// a separator dragged (or moved with the arrow keys) to resize its column, remembered.
 
-import { useEffect, useRef } from 'preact/hooks'
+import { useEffect, useMemo, useRef } from 'preact/hooks'
 import { usePanel } from '../context.js'
 import { requestMenu } from '../menus.js'
+import {
+  ariaSort, clampWidth, createColumnWidths, gridColumns, nextSort, REQUEST_COLUMNS,
+  type ColumnWidths, type RequestColumn, type SortKey,
+} from '../store/sort.js'
 import { openMenu } from './Menu.js'
 import { RequestRowView } from './RequestRowView.js'
 import { revealIn } from './scroll.js'
 
 export function RequestList() {
   const ctx = usePanel()
-  const { store, ui } = ctx
+  const { store, ui, shell } = ctx
   const rows = store.rows.value
   const all = store.requests.value.length
   const selected = store.selectedId.value
   const listRef = useRef<HTMLDivElement>(null)
+  const widths = useMemo(() => createColumnWidths(shell.storage), [])
+  // the first start among all rows: the Start column counts from it
+  const firstStart = useMemo(() => {
+    let first: number | null = null
+    for (const r of store.requests.value) if (r.startedAt !== null && (first === null || r.startedAt < first)) first = r.startedAt
+    return first
+  }, [store.requests.value])
 
   useEffect(() => {
     const el = listRef.current?.querySelector('[aria-selected="true"]')
@@ -42,10 +56,16 @@ export function RequestList() {
     e.preventDefault()
   }
 
+  const columns = gridColumns(widths.value)
   return (
     <>
       <div class="ds-pane-title">
         Streams <span data-testid="request-count">{rows.length}</span>{rows.length !== all ? ` of ${all}` : ''}
+      </div>
+      <div class="ds-request-head" role="table" aria-label="Request list columns: sort and width" data-testid="request-head">
+        <div role="row" style={{ gridTemplateColumns: columns }}>
+          {REQUEST_COLUMNS.map((c) => <ColumnHeader key={c.key} column={c} widths={widths} />)}
+        </div>
       </div>
       <div
         ref={listRef}
@@ -54,12 +74,14 @@ export function RequestList() {
         aria-label="Streaming requests"
         tabIndex={0}
         data-testid="request-list"
+        style={{ '--ds-req-cols': columns }}
         onKeyDown={onKeyDown}
       >
         {rows.map((row) => (
           <RequestRowView
             key={row.id}
             row={row}
+            firstStart={firstStart}
             selected={row.id === selected}
             onSelect={() => store.select(row.id)}
             onMenu={(e) => openMenu(ui, e, `Request ${row.path}`, requestMenu(ctx, row.id, row.url, e), undefined, listRef.current)}
@@ -69,5 +91,73 @@ export function RequestList() {
         {all > 0 && rows.length === 0 && <div class="ds-empty">No request matches the filter.</div>}
       </div>
     </>
+  )
+}
+
+/** Pixels an arrow key moves a column edge (ten times that with Shift). */
+const STEP = 8
+
+function ColumnHeader({ column, widths }: { column: RequestColumn; widths: ColumnWidths }) {
+  const { store } = usePanel()
+  const sort = store.sort.value
+  const aria = ariaSort(sort, column.key)
+  const drag = useRef<{ start: number; at: number } | null>(null)
+  const width = widths.value[column.key]
+  const set = (key: SortKey, w: number) => { widths.value = { ...widths.value, [key]: clampWidth(key, w) } }
+
+  const onPointerDown = (e: PointerEvent) => {
+    if (e.button !== 0) return
+    e.preventDefault()
+    e.stopPropagation()
+    ;(e.currentTarget as HTMLElement).setPointerCapture(e.pointerId)
+    drag.current = { start: width, at: e.clientX }
+  }
+  const onPointerMove = (e: PointerEvent) => {
+    const d = drag.current
+    if (d) set(column.key, d.start + e.clientX - d.at)
+  }
+  const onPointerUp = (e: PointerEvent) => {
+    drag.current = null
+    const el = e.currentTarget as HTMLElement
+    if (el.hasPointerCapture(e.pointerId)) el.releasePointerCapture(e.pointerId)
+  }
+  const onKeyDown = (e: KeyboardEvent) => {
+    const step = e.shiftKey ? STEP * 10 : STEP
+    if (e.key === 'ArrowLeft') set(column.key, width - step)
+    else if (e.key === 'ArrowRight') set(column.key, width + step)
+    else if (e.key === 'Home') set(column.key, column.min)
+    else if (e.key === 'End') set(column.key, column.width)
+    else return
+    e.preventDefault()
+  }
+
+  const arrow = aria === 'ascending' ? ' ▲' : aria === 'descending' ? ' ▼' : ''
+  return (
+    <div class="ds-col-head" role="columnheader" aria-sort={aria} data-testid="request-column" data-key={column.key}>
+      <button
+        type="button"
+        class="ds-col-sort"
+        title={`${column.title}: click to sort${aria === 'none' ? '' : ` (now ${aria})`}`}
+        onClick={() => { store.sort.value = nextSort(store.sort.peek(), column.key) }}
+      >
+        {column.label}{arrow}
+      </button>
+      <div
+        class="ds-col-resize"
+        role="separator"
+        aria-orientation="vertical"
+        aria-label={`${column.title} column width`}
+        aria-valuenow={width}
+        aria-valuemin={column.min}
+        tabIndex={0}
+        data-testid="request-column-resize"
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={onPointerUp}
+        onKeyDown={onKeyDown}
+        onDblClick={() => set(column.key, column.width)}
+      />
+    </div>
   )
 }

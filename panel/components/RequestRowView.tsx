@@ -1,19 +1,30 @@
 // One request: method and path (cut in the middle, so the query that tells requests apart
-// stays), then status, provider, frames, broken frames, size, duration, state. A stream that
-// ended incomplete (cut, cancelled, no terminal event) carries a mark with the reason on hover.
+// stays), then a line of cells under the list's column headers (RequestList, store/sort.ts):
+// start, status, provider, frames (and broken frames), size, duration, state. A stream that
+// ended incomplete (cut, cancelled, no terminal event) carries a mark with the reason on hover;
+// a request dropped onto the panel from a file says it was imported.
 
-import { formatBytes, formatDuration, plural } from '../format.js'
+import { formatBytes, formatClock, formatDuration, plural } from '../format.js'
 import type { RequestRow } from '../store.js'
 import { MiddleEllipsis } from './MiddleEllipsis.js'
 
 interface Props {
   row: RequestRow
+  /** The first start in the list: the Start cell counts from it. */
+  firstStart: number | null
   selected: boolean
   onSelect: () => void
   onMenu: (e: MouseEvent) => void
 }
 
-export function RequestRowView({ row, selected, onSelect, onMenu }: Props) {
+/** The Start cell: time since the first request in the list started. */
+export function startCell(startedAt: number | null, firstStart: number | null): string {
+  if (startedAt === null || firstStart === null) return '—'
+  const since = startedAt - firstStart
+  return since <= 0 ? '0' : `+${formatDuration(since)}`
+}
+
+export function RequestRowView({ row, firstStart, selected, onSelect, onMenu }: Props) {
   const statusBad = row.status !== null && row.status >= 400
   return (
     <div
@@ -23,6 +34,7 @@ export function RequestRowView({ row, selected, onSelect, onMenu }: Props) {
       data-testid="request-row"
       data-id={row.id}
       data-state={row.state}
+      data-source={row.source}
       data-incomplete={row.incomplete ? 'true' : undefined}
       title={row.url}
       onClick={onSelect}
@@ -34,15 +46,19 @@ export function RequestRowView({ row, selected, onSelect, onMenu }: Props) {
         )}
         <span class="ds-method">{row.method}</span>
         <MiddleEllipsis class="ds-path" text={row.path} tail={20} />
+        {row.source === 'import' && <span class="ds-imported" data-testid="request-imported" title="Imported from a file dropped on the panel">imported</span>}
       </div>
       <div class="ds-request-meta">
-        <span class={`ds-badge${statusBad ? ' bad' : ''}`} title="HTTP status">{row.status ?? '—'}</span>
-        <span class="ds-badge" title="Provider">{row.provider ?? '…'}</span>
-        <span class="ds-badge" title={plural(row.frames, 'frame')}><span data-testid="request-frames">{row.frames}</span> fr</span>
-        {row.broken > 0 && <span class="ds-badge bad" title="Frames that failed to parse" data-testid="request-broken">{row.broken} broken</span>}
-        {row.streamErrors > 0 && <span class="ds-badge bad" title="Errors sent by the provider">{plural(row.streamErrors, 'error')}</span>}
-        <span class="ds-badge" title="Body size">{formatBytes(row.bytes)}{row.truncated ? ' (cut)' : ''}</span>
-        <span class="ds-badge" title="Duration">{formatDuration(row.duration)}</span>
+        <span class="ds-badge" title={`Started ${formatClock(row.startedAt)}`} data-testid="request-start">{startCell(row.startedAt, firstStart)}</span>
+        <span class={`ds-badge${statusBad ? ' bad' : ''}`} title="HTTP status" data-testid="request-status">{row.status ?? '—'}</span>
+        <span class="ds-badge" title={`Provider: ${row.provider ?? 'not known yet'}`}>{row.provider ?? '…'}</span>
+        <span class="ds-badge" title={row.broken > 0 ? `${plural(row.frames, 'frame')}, ${row.broken} broken` : plural(row.frames, 'frame')}>
+          <span data-testid="request-frames">{row.frames}</span>
+          {row.broken > 0 && <> <span class="bad" data-testid="request-broken">{row.broken} broken</span></>}
+          {row.streamErrors > 0 && <> <span class="bad" title="Errors sent by the provider">{plural(row.streamErrors, 'error')}</span></>}
+        </span>
+        <span class="ds-badge" title="Body size" data-testid="request-size">{formatBytes(row.bytes)}{row.truncated ? ' (cut)' : ''}</span>
+        <span class="ds-badge" title="Duration" data-testid="request-duration">{formatDuration(row.duration)}</span>
         <span class={`ds-badge ds-state-${row.state}`} title={row.incomplete ?? row.cancelReason ?? 'State'}>{row.state}</span>
       </div>
     </div>

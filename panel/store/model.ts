@@ -154,6 +154,7 @@ export class RequestModel {
       streamErrors: this.replies.facts().streamErrors.length,
       bytes: this.bytes,
       duration: end !== null && Number.isFinite(start) ? Math.max(0, end - start) : null,
+      startedAt: Number.isFinite(start) ? start : null,
       state: this.state,
       cancelReason: this.cancelReason,
       source: request.source,

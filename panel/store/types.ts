@@ -30,6 +30,8 @@ export interface RequestRow {
   bytes: number
   /** ms from the request's start to its end (or to the last chunk while live); null when unknown. */
   duration: number | null
+  /** Wall-clock start (ms since epoch); null when unknown. */
+  startedAt: number | null
   state: RequestState
   cancelReason: string | null
   source: CapturedRequest['source']

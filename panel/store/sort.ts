@@ -1,0 +1,147 @@
+// The request list's columns, how a click on one orders the list, and the widths the user
+// dragged them to. As in the Network panel: the list starts in start-time order; a click on a
+// column header sorts by it (ascending), a second click reverses it, a third goes back to start
+// order. Rows that have no value for the column (a status not known yet, a stream still running
+// has no duration) go last in both directions, so a reversal never buries the known ones.
+// Equal values keep start order, so sorting is stable and the list does not shuffle as frames
+// arrive. Pure rules (no DOM), tested without a browser.
+
+import { signal, type Signal } from '@preact/signals'
+import type { PanelShell } from '../shell.js'
+import type { RequestRow } from './types.js'
+
+export type SortKey = 'start' | 'status' | 'provider' | 'frames' | 'size' | 'duration' | 'state'
+export type SortDirection = 'ascending' | 'descending'
+
+export interface RequestSort {
+  key: SortKey
+  direction: SortDirection
+}
+
+/** The default: start time, as the rows come from the list (filter.ts orders them so). */
+export const START_ORDER: RequestSort = { key: 'start', direction: 'ascending' }
+
+export interface RequestColumn {
+  key: SortKey
+  label: string
+  /** What the header says on hover (and to a screen reader, with the sort). */
+  title: string
+  /** Width in px before the user drags it, and the narrowest it may be dragged. */
+  width: number
+  min: number
+}
+
+/** The columns of a row's second line, in order; the first line (method and path) is above them. */
+export const REQUEST_COLUMNS: readonly RequestColumn[] = [
+  { key: 'start', label: 'Start', title: 'Start time', width: 44, min: 28 },
+  { key: 'status', label: 'Status', title: 'HTTP status', width: 38, min: 24 },
+  { key: 'provider', label: 'Provider', title: 'Provider', width: 70, min: 28 },
+  { key: 'frames', label: 'Frames', title: 'Frames (and broken frames)', width: 44, min: 24 },
+  { key: 'size', label: 'Size', title: 'Body size', width: 46, min: 28 },
+  { key: 'duration', label: 'Time', title: 'Duration', width: 46, min: 28 },
+  { key: 'state', label: 'State', title: 'State', width: 56, min: 28 },
+]
+export const MAX_COLUMN_WIDTH = 600
+
+/** The value a row is sorted by; null: none known (sorted last). */
+function value(row: RequestRow, key: Exclude<SortKey, 'start'>): number | string | null {
+  switch (key) {
+    case 'status': return row.status
+    case 'provider': return row.provider
+    case 'frames': return row.frames
+    case 'size': return row.bytes
+    case 'duration': return row.duration
+    case 'state': return row.state
+  }
+}
+
+/**
+ * The rows in the order `sort` asks. `rows` must be in start order (the default); equal values
+ * keep it. Returns `rows` itself for start order ascending.
+ */
+export function sortRows(rows: readonly RequestRow[], sort: RequestSort): readonly RequestRow[] {
+  if (sort.key === 'start') return sort.direction === 'ascending' ? rows : [...rows].reverse()
+  const key = sort.key
+  const sign = sort.direction === 'ascending' ? 1 : -1
+  const keyed = rows.map((row, at) => ({ row, at, v: value(row, key) }))
+  keyed.sort((a, b) => {
+    if (a.v === null || b.v === null) return a.v === b.v ? a.at - b.at : a.v === null ? 1 : -1
+    const c = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : String(a.v).localeCompare(String(b.v))
+    return c !== 0 ? c * sign : a.at - b.at
+  })
+  return keyed.map((k) => k.row)
+}
+
+/** The sort after a click on column `key`: ascending, then descending, then start order again. */
+export function nextSort(current: RequestSort, key: SortKey): RequestSort {
+  if (current.key !== key) return { key, direction: 'ascending' }
+  if (key === 'start') return { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' }
+  return current.direction === 'ascending' ? { key, direction: 'descending' } : START_ORDER
+}
+
+/** The aria-sort of column `key` under `sort`. */
+export function ariaSort(sort: RequestSort, key: SortKey): 'ascending' | 'descending' | 'none' {
+  return sort.key === key ? sort.direction : 'none'
+}
+
+// ---- widths ---------------------------------------------------------------------------------
+
+export type ColumnWidths = Signal<Readonly<Record<SortKey, number>>>
+
+const WIDTHS_KEY = 'deltascope.requests.columns'
+
+export function defaultWidths(): Record<SortKey, number> {
+  return Object.fromEntries(REQUEST_COLUMNS.map((c) => [c.key, c.width])) as Record<SortKey, number>
+}
+
+/** A column's width within its bounds. */
+export function clampWidth(key: SortKey, width: number): number {
+  const column = REQUEST_COLUMNS.find((c) => c.key === key)!
+  return Math.round(Math.min(MAX_COLUMN_WIDTH, Math.max(column.min, width)))
+}
+
+/** Widths read from what was stored (JSON of key → px); anything unreadable or out of bounds falls back or is clamped. */
+export function parseWidths(raw: string | null): Record<SortKey, number> {
+  const widths = defaultWidths()
+  if (raw === null) return widths
+  let stored: unknown
+  try {
+    stored = JSON.parse(raw)
+  } catch {
+    return widths
+  }
+  if (typeof stored !== 'object' || stored === null) return widths
+  for (const c of REQUEST_COLUMNS) {
+    const v = (stored as Record<string, unknown>)[c.key]
+    if (typeof v === 'number' && Number.isFinite(v)) widths[c.key] = clampWidth(c.key, v)
+  }
+  return widths
+}
+
+/** The widths, kept through the shell's storage when it has one (a refused write keeps them in memory). */
+export function createColumnWidths(storage?: PanelShell['storage']): ColumnWidths {
+  let raw: string | null = null
+  try {
+    raw = storage?.get(WIDTHS_KEY) ?? null
+  } catch {
+    // storage refused: the defaults
+  }
+  const widths = signal<Readonly<Record<SortKey, number>>>(parseWidths(raw))
+  if (storage) {
+    let first = true
+    widths.subscribe((w) => {
+      if (first) { first = false; return }
+      try {
+        storage.set(WIDTHS_KEY, JSON.stringify(w))
+      } catch {
+        // full or refused: kept in memory only
+      }
+    })
+  }
+  return widths
+}
+
+/** The CSS grid columns for `widths`: each may shrink (to 0) when the list is narrower than their sum, none grows past its width. */
+export function gridColumns(widths: Readonly<Record<SortKey, number>>): string {
+  return REQUEST_COLUMNS.map((c) => `minmax(0, ${widths[c.key]}px)`).join(' ')
+}
