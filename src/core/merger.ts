@@ -40,6 +40,14 @@ export interface Merger {
   diagnostics(): Diagnostic[]
   /** The provider and how it was chosen (frames, forced, a URL or Content-Type hint, default). */
   providerChoice(): ProviderChoice
+  /** Bytes of body received so far (text pushed as a string counts its UTF-8). */
+  readonly byteLength: number
+  /**
+   * The body's bytes [from, to) as kept (text pushed as a string, as its UTF-8): a view when
+   * they lie in one block, else a copy; not to be changed. Lets a caller keep no copy of its
+   * own (the panel's exports read the body back from here).
+   */
+  body(from?: number, to?: number): Uint8Array
 }
 
 /** Pending small pushes are processed once they add up to this many bytes (or on any read). */
@@ -245,6 +253,17 @@ class StreamMerger implements Merger {
   providerChoice(): ProviderChoice {
     this.flush()
     return this.router.choice
+  }
+
+  get byteLength(): number {
+    return this.store.body.length
+  }
+
+  body(from = 0, to = this.store.body.length): Uint8Array {
+    const end = Math.min(to, this.store.body.length)
+    if (end <= from) return new Uint8Array(0)
+    if (from < this.store.body.releasedBefore) throw new RangeError(`the body before byte ${this.store.body.releasedBefore} was not retained (retainBody: false)`)
+    return this.store.body.bytes(from, end)
   }
 }
 
