@@ -6,6 +6,8 @@
 import * as core from './core/index.js'
 import type { MergeOptions, Merger, ProviderRegistry, Reply } from './core/index.js'
 import { defaultRegistry } from './providers/index.js'
+import { generic } from './providers/generic.js'
+import { createRulesAdapter, RULES_PROVIDER_ID, type Rules } from './providers/rules.js'
 
 export {
   createProviderRegistry, findJsonSyntaxError, jsonText, MAX_JSON_DEPTH, parseJson, readSseBlock, sniffTransport, SYMPTOMS, transportFromContentType, utf8Length,
@@ -14,17 +16,36 @@ export type * from './core/types.js'
 export type { Merger } from './core/index.js'
 export { defaultRegistry, isKnownProviderId, PROVIDER_IDS, type KnownProviderId } from './providers/index.js'
 
-/** Merge options of the library: the core's, plus the providers to read with (default: all known). */
+export {
+  checkRules, createRulesAdapter, RULES_MODES, RULES_PROVIDER_ID, RULES_VERSION, RulesError, rulesErrorMessage, type Rules, type RulesCheck, type RulesMode,
+} from './providers/rules.js'
+export { suggestRules, type RulesSuggestion } from './providers/rules-suggest.js'
+
+/**
+ * Merge options of the library: the core's, plus the providers to read with (default: all
+ * known), or user rules (README "Reading any stream with rules"), which read every frame and
+ * win over `provider` and `registry`.
+ */
 export interface LibraryMergeOptions extends MergeOptions {
   registry?: ProviderRegistry
+  rules?: Rules
 }
 
-/** A merger fed piece by piece (`push`, then `end`), with every frame readable on the way. */
+/** A merger fed piece by piece (`push`, then `end`), with every frame readable on the way. Throws RulesError for bad `rules`. */
 export function createMerger(options: LibraryMergeOptions = {}): Merger {
-  return core.createMerger(options.registry ?? defaultRegistry, options)
+  const [registry, coreOptions] = resolve(options)
+  return core.createMerger(registry, coreOptions)
 }
 
-/** The Reply of a whole body, keeping nothing else (the fastest way to read a body). */
+/** The Reply of a whole body, keeping nothing else (the fastest way to read a body). Throws RulesError for bad `rules`. */
 export function merge(input: string | Uint8Array, options: LibraryMergeOptions = {}): Reply {
-  return core.merge(options.registry ?? defaultRegistry, input, options)
+  const [registry, coreOptions] = resolve(options)
+  return core.merge(registry, input, coreOptions)
+}
+
+/** Rules are an adapter of their own, forced: the core sees a provider like any other. */
+function resolve(options: LibraryMergeOptions): [ProviderRegistry, MergeOptions] {
+  if (options.rules === undefined) return [options.registry ?? defaultRegistry, options]
+  const registry = core.createProviderRegistry([createRulesAdapter(options.rules)], generic)
+  return [registry, { ...options, provider: RULES_PROVIDER_ID }]
 }
