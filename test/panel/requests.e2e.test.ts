@@ -3,7 +3,8 @@
 // marked with the reason on hover, and a cancelled stream's partial last frame incomplete, not
 // broken; right-click menus on rows and frames that copy exactly; notes said once with a count,
 // dismissed, cleared; a pasted body that is not a stream shown as raw text; pretty tool-call
-// arguments that find their frame.
+// arguments that find their frame; columns sorted by a click on their header (aria-sort) and
+// resized by dragging or the arrow keys, the widths remembered across a reload.
 
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -197,6 +198,82 @@ describe('notes, empty states, pretty arguments', () => {
     // still pretty, the frame's part marked where it sits
     expect(await pretty.locator('mark').allTextContents()).toEqual([': "Paris"'])
     expect(await byTestId('tool-arguments').count()).toBe(0)
+    expect(problems).toEqual([])
+  })
+})
+
+describe('sortable and resizable columns', () => {
+  const order = () => page.locator('[data-testid="request-row"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))
+  const column = (key: string) => page.locator(`[data-testid="request-column"][data-key="${key}"]`)
+  const sorts = () => page.locator('[data-testid="request-column"]').evaluateAll((cols) => Object.fromEntries(cols.map((c) => [c.getAttribute('data-key'), c.getAttribute('aria-sort')])))
+
+  it('a click on a header sorts by it, a second reverses it, a third goes back to start order; aria-sort says which', async () => {
+    await byTestId('clear').click()
+    const at = Date.now() + 120_000
+    // started s1, s2, s3; s2 the biggest and the quickest, s3 still running and the only 404
+    await feed([
+      req('s1', at + 1000), { type: 'chunk', id: 's1', data: WHOLE, t: at + 1100 }, { type: 'finished', id: 's1', t: at + 1900 },
+      req('s2', at + 2000), { type: 'chunk', id: 's2', data: WHOLE + WHOLE, t: at + 2100 }, { type: 'finished', id: 's2', t: at + 2050 },
+      { ...req('s3', at + 3000), request: { ...(req('s3', at + 3000).request as object), status: 404 } }, { type: 'chunk', id: 's3', data: chat({ content: 'x' }), t: at + 3100 },
+    ])
+    await expect.poll(order).toEqual(['s1', 's2', 's3'])
+    expect(await sorts()).toEqual({ start: 'ascending', status: 'none', provider: 'none', frames: 'none', size: 'none', duration: 'none', state: 'none' })
+    expect(await page.locator('[data-testid="request-start"]').allTextContents()).toEqual(['0', '+1.00 s', '+2.00 s'])
+
+    await column('size').getByRole('button').click()
+    await expect.poll(order).toEqual(['s3', 's1', 's2'])
+    expect(await column('size').getAttribute('aria-sort')).toBe('ascending')
+    expect(await column('start').getAttribute('aria-sort')).toBe('none')
+    await column('size').getByRole('button').click()
+    await expect.poll(order).toEqual(['s2', 's1', 's3'])
+    expect(await column('size').getAttribute('aria-sort')).toBe('descending')
+    await column('size').getByRole('button').click()
+    await expect.poll(order).toEqual(['s1', 's2', 's3'])
+    expect(await column('start').getAttribute('aria-sort')).toBe('ascending')
+
+    // duration in milliseconds: s2 50, the running s3 100 (to its last chunk), s1 900
+    await column('duration').getByRole('button').click()
+    await expect.poll(order).toEqual(['s2', 's3', 's1'])
+    // the keyboard: a header is a button (Enter sorts), and the arrows follow the order shown
+    await column('status').getByRole('button').focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(order).toEqual(['s1', 's2', 's3'])
+    await page.keyboard.press('Enter')
+    await expect.poll(order).toEqual(['s3', 's1', 's2'])
+    expect(await column('status').getAttribute('aria-sort')).toBe('descending')
+    await row('s3').click()
+    await byTestId('request-list').focus()
+    await page.keyboard.press('ArrowDown')
+    await expect.poll(() => page.locator('[data-testid="request-row"][aria-selected="true"]').getAttribute('data-id')).toBe('s1')
+    await page.keyboard.press('Enter') // back to start order for what follows
+    await page.keyboard.press('Escape')
+  })
+
+  it('a header edge dragged (or moved with the arrow keys) resizes its column, and the width is remembered', async () => {
+    await column('start').getByRole('button').focus()
+    const handle = column('size').locator('[data-testid="request-column-resize"]')
+    expect(await handle.getAttribute('aria-valuenow')).toBe('46')
+    const box = (await handle.boundingBox())!
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(box.x + box.width / 2 + 20, box.y + box.height / 2, { steps: 4 })
+    await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2, { steps: 4 })
+    await page.mouse.up()
+    expect(await handle.getAttribute('aria-valuenow')).toBe('86')
+    // a drag does not sort
+    expect(await column('size').getAttribute('aria-sort')).toBe('none')
+    await handle.focus()
+    await page.keyboard.press('ArrowRight')
+    expect(await handle.getAttribute('aria-valuenow')).toBe('94')
+    await page.keyboard.press('ArrowLeft')
+    await page.keyboard.press('ArrowLeft')
+    expect(await handle.getAttribute('aria-valuenow')).toBe('78')
+    expect(await byTestId('request-list').evaluate((el) => el.style.getPropertyValue('--ds-req-cols')))
+      .toBe('minmax(0, 44px) minmax(0, 38px) minmax(0, 70px) minmax(0, 44px) minmax(0, 78px) minmax(0, 46px) minmax(0, 56px)')
+    // the list pane never scrolls sideways for it
+    expect(await byTestId('request-list').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+    await page.reload()
+    await expect.poll(() => column('size').locator('[data-testid="request-column-resize"]').getAttribute('aria-valuenow')).toBe('78')
     expect(problems).toEqual([])
   })
 })
