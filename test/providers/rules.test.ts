@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest'
+import { createMerger, merge, type Rules } from '../../src/index.js'
+import { createRulesAdapter, RulesError } from '../../src/providers/rules.js'
+
+/** An SSE body of these JSON frames (an event name when given as [event, json]). */
+function sse(frames: Array<unknown | [string, unknown]>): string {
+  return frames.map((f) => Array.isArray(f) && typeof f[0] === 'string' && f.length === 2
+    ? `event: ${f[0]}\ndata: ${JSON.stringify(f[1])}\n\n`
+    : `data: ${JSON.stringify(f)}\n\n`).join('')
+}
+const rules = (r: Partial<Rules>): Rules => ({ version: 1, mode: 'append', ...r } as Rules)
+
+describe('rules in append mode', () => {
+  it('each frame\'s text and reasoning are fragments, appended; the reply names the provider "rules"', () => {
+    const reply = merge(sse([{ t: 'Hel', r: 'hm' }, { t: 'lo' }, { t: '!', stop: 'eos' }]), { rules: rules({ text: 't', reasoning: 'r', finishReason: 'stop' }) })
+    expect(reply.provider).toBe('rules')
+    expect(reply.choices).toEqual([{ index: 0, role: null, content: 'Hello!', reasoning: 'hm', refusal: '', toolCalls: [], finishReason: 'eos' }])
+  })
+
+  it('the provider is forced: the merger says so, and no unknown-provider warning is given', () => {
+    const m = createMerger({ rules: rules({ text: 't' }) })
+    m.push(sse([{ t: 'a' }, { done: true }]))
+    m.end()
+    expect(m.providerChoice()).toEqual({ id: 'rules', reason: 'forced' })
+    expect(m.diagnostics().map((d) => d.code)).toEqual(['no-terminal-event'])
+  })
+
+  it('every match of a [*] path is appended in order, and values that are not strings add nothing', () => {
+    const reply = merge(sse([{ parts: [{ text: 'a' }, { text: 7 }, { text: 'b' }] }, { parts: [{ text: null }, { text: 'c' }] }]), { rules: rules({ text: 'parts[*].text' }) })
+    expect(reply.choices[0]!.content).toBe('abc')
+  })
+
+  it('done is a path that holds a value, or a path and the value it must equal; [DONE] ends the stream too', () => {
+    expect(merge(sse([{ t: 'a' }, { done: false }]), { rules: rules({ text: 't', done: 'done' }) }).done).toBe(false)
+    expect(merge(sse([{ t: 'a' }, { done: true }]), { rules: rules({ text: 't', done: 'done' }) }).done).toBe(true)
+    expect(merge(sse([{ t: 'a', type: 'delta' }, { type: 'end' }]), { rules: rules({ text: 't', done: { path: 'type', equals: 'end' } }) }).done).toBe(true)
+    expect(merge(sse([{ t: 'a', type: 'delta' }]), { rules: rules({ text: 't', done: { path: 'type', equals: 'end' } }) }).done).toBe(false)
+    expect(merge(sse([{ t: 'a' }]) + 'data: [DONE]\n\n', { rules: rules({ text: 't' }) }).done).toBe(true)
+  })
+
+  it('usage is read from the frame and merged; an error there is a stream error with its message and code', () => {
+    const m = createMerger({ rules: rules({ text: 't', usage: 'stats', error: 'error' }) })
+    m.push(sse([{ t: 'a', stats: { in: 3 } }, { stats: { out: 5 } }, { error: { message: 'overloaded', code: 529, type: 'server' } }]))
+    const reply = m.end()
+    expect(reply.usage).toEqual({ in: 3, out: 5 })
+    expect(m.streamErrors()).toEqual([{ frame: 2, message: 'overloaded', code: 529, type: 'server', payload: { error: { message: 'overloaded', code: 529, type: 'server' } } }])
+  })
+
+  it('only frames of the listed events are read, and the first other one is noted', () => {
+    const m = createMerger({ rules: rules({ text: 'v', events: ['token'] }) })
+    m.push(sse([['meta', { v: 'no' }], ['token', { v: 'a' }], { v: 'message' }, ['token', { v: 'b' }]]))
+    expect(m.end().choices[0]!.content).toBe('ab')
+    expect(m.diagnostics().filter((d) => d.code === 'note').map((d) => [d.frame, d.message])).toEqual([
+      [0, 'frames whose event is not "token" are not read (the rules\' "events"); first: "meta"'],
+    ])
+  })
+
+  it('a frame the skip condition holds for adds no text, but its finish reason and end still count', () => {
+    const wire = sse([{ token: { text: 'Hi', special: false } }, { token: { text: '</s>', special: true }, details: { finish_reason: 'eos_token' }, final: 'Hi' }])
+    const reply = merge(wire, { rules: rules({ text: 'token.text', skip: 'token.special', finishReason: 'details.finish_reason', done: 'final' }) })
+    expect(reply.choices[0]).toMatchObject({ content: 'Hi', finishReason: 'eos_token' })
+    expect(reply.done).toBe(true)
+  })
+
+  it('choices: each element is a choice, numbered by its index path or else its place; paths then start at the choice', () => {
+    const wire = sse([
+      { choices: [{ index: 1, delta: { content: 'B' } }, { index: 0, delta: { content: 'A' } }] },
+      { choices: [{ index: 0, delta: { content: '!' }, finish_reason: 'stop' }] },
+    ])
+    const reply = merge(wire, { rules: rules({ choices: { each: 'choices[*]', index: 'index' }, text: 'delta.content', finishReason: 'finish_reason' }) })
+    expect(reply.choices.map((c) => [c.index, c.content, c.finishReason])).toEqual([[0, 'A!', 'stop'], [1, 'B', null]])
+  })
+
+  it('tool calls: fragments keyed by their key path build each call\'s id, name and arguments; object arguments become their JSON', () => {
+    const toolCalls = { each: 'calls[*]', key: 'i', id: 'id', name: 'fn', arguments: 'args' }
+    const wire = sse([
+      { calls: [{ i: 0, id: 'c1', fn: 'search', args: '{"q":' }] },
+      { calls: [{ i: 0, args: '"x"}' }, { i: 1, id: 'c2', fn: 'now', args: { tz: 'UTC' } }] },
+    ])
+    const reply = merge(wire, { rules: rules({ toolCalls }) })
+    expect(reply.choices[0]!.toolCalls).toEqual([
+      { index: 0, id: 'c1', type: 'function', name: 'search', arguments: '{"q":"x"}', parsedArguments: { q: 'x' }, argumentsError: null },
+      { index: 1, id: 'c2', type: 'function', name: 'now', arguments: '{"tz":"UTC"}', parsedArguments: { tz: 'UTC' }, argumentsError: null },
+    ])
+  })
+})
+
+describe('rules in snapshot mode', () => {
+  it('each frame holds the whole text so far: the reply is the last snapshot and each frame is credited with what it added', () => {
+    const m = createMerger({ rules: rules({ mode: 'snapshot', text: 'message.text', finishReason: 'status' }) })
+    m.push(sse([{ message: { text: 'Hel' } }, { message: { text: 'Hello' } }, { message: { text: 'Hello' } }, { message: { text: 'Hello world' }, status: 'done' }]))
+    const reply = m.end()
+    expect(reply.choices[0]).toMatchObject({ content: 'Hello world', finishReason: 'done' })
+    expect(m.provenance().map((p) => [p.frame, p.start, p.end])).toEqual([[0, 0, 3], [1, 3, 5], [3, 5, 11]])
+  })
+
+  it('a finish reason and an error repeated by every snapshot are said once', () => {
+    const m = createMerger({ rules: rules({ mode: 'snapshot', text: 't', finishReason: 'f', error: 'e' }) })
+    m.push(sse([{ t: 'a', f: 'stop', e: 'bad' }, { t: 'ab', f: 'stop', e: 'bad' }]))
+    m.end()
+    expect(m.diagnostics().some((d) => d.code === 'duplicate-finish')).toBe(false)
+    expect(m.streamErrors().map((e) => [e.frame, e.message])).toEqual([[0, 'bad']])
+  })
+
+  it('tool-call arguments are snapshots too: each frame adds what is new, keyed by place when there is no key', () => {
+    const toolCalls = { each: 'calls[*]', name: 'name', arguments: 'args' }
+    const wire = sse([{ calls: [{ name: 'f', args: '{"a"' }] }, { calls: [{ name: 'f', args: '{"a":1}' }, { name: 'g', args: '{}' }] }])
+    const reply = merge(wire, { rules: rules({ mode: 'snapshot', toolCalls }) })
+    expect(reply.choices[0]!.toolCalls.map((c) => [c.index, c.name, c.arguments])).toEqual([[0, 'f', '{"a":1}'], [1, 'g', '{}']])
+  })
+
+  it('a 10 MB snapshot is read, not thrown on', () => {
+    const big = 'x'.repeat(10_000_000)
+    const reply = merge(sse([{ t: 'x' }, { t: big }]), { rules: rules({ mode: 'snapshot', text: 't' }) })
+    expect(reply.choices[0]!.content.length).toBe(10_000_000)
+  })
+})
+
+describe('bad rules and hostile frames', () => {
+  it('createRulesAdapter and merge refuse bad rules with every problem named', () => {
+    expect(() => createRulesAdapter({ version: 1, mode: 'append' })).toThrow(new RulesError(['rules read nothing: give at least one of "text", "reasoning" or "toolCalls"']))
+    expect(() => merge('data: {}\n\n', { rules: { version: 1, mode: 'x', text: 'a' } as unknown as Rules })).toThrow('bad rules: mode: one of "append", "snapshot", "patch", got "x"')
+  })
+
+  it('frames that are not objects, and paths through __proto__, add nothing and throw nothing', () => {
+    const wire = 'data: 7\n\ndata: "text"\n\ndata: null\n\ndata: [1]\n\ndata: {"__proto__": {"t": "own"}}\n\n'
+    const reply = merge(wire, { rules: rules({ text: '__proto__.t', choices: { each: 'x[*]' }, toolCalls: { each: '__proto__', name: 'constructor' } }) })
+    expect(reply.choices).toEqual([])
+    expect(merge(wire, { rules: rules({ text: '__proto__.t' }) }).choices[0]!.content).toBe('own')
+  })
+})
