@@ -26,6 +26,11 @@ export interface SnapshotPlace {
   channel: Channel
   /** What carried the snapshot, for the note ("messages/partial", "text"). */
   source: string
+  /**
+   * Characters of the channel before the snapshot's text (0 by default): several messages
+   * snapshotted one after another into one channel. The truncate keeps `offset` + the common prefix.
+   */
+  offset?: number
 }
 
 /**
@@ -39,7 +44,7 @@ export function snapshotDeltas(previous: string, next: string, at: SnapshotPlace
     return next.length === previous.length ? [] : [{ type: 'text', choice, channel, text: next.slice(previous.length) }]
   }
   const keep = splitSafe(next, commonPrefixLength(previous, next))
-  const out: Delta[] = [{ type: 'text-truncate', choice, channel, length: keep }]
+  const out: Delta[] = [{ type: 'text-truncate', choice, channel, length: (at.offset ?? 0) + keep }]
   if (next.length > keep) out.push({ type: 'text', choice, channel, text: next.slice(keep) })
   out.push({ type: 'note', level: 'warning', code: 'snapshot-rewrote', message: rewroteMessage(previous, next, keep, at) })
   return out

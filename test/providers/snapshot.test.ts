@@ -48,6 +48,13 @@ describe('snapshotDeltas', () => {
     ])
   })
 
+  it('with an offset (text of earlier messages before it in the channel) the truncate keeps that text too', () => {
+    expect(snapshotDeltas('Hello world', 'Hello there', { ...at, offset: 7 }).slice(0, 2)).toEqual([
+      { type: 'text-truncate', choice: 0, channel: 'content', length: 13 },
+      { type: 'text', choice: 0, channel: 'content', text: 'there' },
+    ])
+  })
+
   it('an empty snapshot after text takes it all back', () => {
     expect(snapshotDeltas('Hi', '', at).slice(0, 1)).toEqual([{ type: 'text-truncate', choice: 0, channel: 'content', length: 0 }])
   })
