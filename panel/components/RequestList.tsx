@@ -4,11 +4,11 @@
 // the request's menu. Column headers are buttons (Enter or Space sorts); the edge after each is
 // a separator dragged (or moved with the arrow keys) to resize its column, remembered.
 
-import { useEffect, useMemo, useRef } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { usePanel } from '../context.js'
 import { requestMenu } from '../menus.js'
 import {
-  ariaSort, clampWidth, createColumnWidths, gridColumns, nextSort, REQUEST_COLUMNS,
+  ariaSort, clampWidth, columnScale, createColumnWidths, gridColumns, nextSort, REQUEST_COLUMNS,
   type ColumnWidths, type RequestColumn, type SortKey,
 } from '../store/sort.js'
 import { openMenu } from './Menu.js'
@@ -22,7 +22,20 @@ export function RequestList() {
   const all = store.requests.value.length
   const selected = store.selectedId.value
   const listRef = useRef<HTMLDivElement>(null)
+  const headRef = useRef<HTMLDivElement>(null)
   const widths = useMemo(() => createColumnWidths(shell.storage), [])
+  // the room a row's cells have (the head row is as wide): the columns scale to fit it
+  const [room, setRoom] = useState(Infinity)
+  useLayoutEffect(() => {
+    const el = headRef.current
+    if (!el) return
+    const measure = () => { if (el.clientWidth > 0) setRoom(el.clientWidth) }
+    measure()
+    if (typeof ResizeObserver === 'undefined') return
+    const ro = new ResizeObserver(measure)
+    ro.observe(el)
+    return () => ro.disconnect()
+  }, [])
   // the first start among all rows: the Start column counts from it
   const firstStart = useMemo(() => {
     let first: number | null = null
@@ -56,15 +69,16 @@ export function RequestList() {
     e.preventDefault()
   }
 
-  const columns = gridColumns(widths.value)
+  const scale = columnScale(widths.value, room)
+  const columns = gridColumns(widths.value, scale)
   return (
     <>
       <div class="ds-pane-title">
         Streams <span data-testid="request-count">{rows.length}</span>{rows.length !== all ? ` of ${all}` : ''}
       </div>
       <div class="ds-request-head" role="table" aria-label="Request list columns: sort and width" data-testid="request-head">
-        <div role="row" style={{ gridTemplateColumns: columns }}>
-          {REQUEST_COLUMNS.map((c) => <ColumnHeader key={c.key} column={c} widths={widths} />)}
+        <div role="row" ref={headRef} style={{ gridTemplateColumns: columns }}>
+          {REQUEST_COLUMNS.map((c) => <ColumnHeader key={c.key} column={c} widths={widths} scale={scale} />)}
         </div>
       </div>
       <div
@@ -97,11 +111,11 @@ export function RequestList() {
 /** Pixels an arrow key moves a column edge (ten times that with Shift). */
 const STEP = 8
 
-function ColumnHeader({ column, widths }: { column: RequestColumn; widths: ColumnWidths }) {
+function ColumnHeader({ column, widths, scale }: { column: RequestColumn; widths: ColumnWidths; scale: number }) {
   const { store } = usePanel()
   const sort = store.sort.value
   const aria = ariaSort(sort, column.key)
-  const drag = useRef<{ start: number; at: number } | null>(null)
+  const drag = useRef<{ start: number; at: number; scale: number } | null>(null)
   const width = widths.value[column.key]
   const set = (key: SortKey, w: number) => { widths.value = { ...widths.value, [key]: clampWidth(key, w) } }
 
@@ -110,11 +124,13 @@ function ColumnHeader({ column, widths }: { column: RequestColumn; widths: Colum
     e.preventDefault()
     e.stopPropagation()
     ;(e.currentTarget as HTMLElement).setPointerCapture(e.pointerId)
-    drag.current = { start: width, at: e.clientX }
+    drag.current = { start: width, at: e.clientX, scale }
   }
   const onPointerMove = (e: PointerEvent) => {
     const d = drag.current
-    if (d) set(column.key, d.start + e.clientX - d.at)
+    // the columns are drawn at `scale` (as it was when the drag began, since a wider column
+    // lowers it): a move of d px on screen is d / scale of stored width
+    if (d) set(column.key, d.start + (e.clientX - d.at) / d.scale)
   }
   const onPointerUp = (e: PointerEvent) => {
     drag.current = null

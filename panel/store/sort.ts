@@ -141,7 +141,25 @@ export function createColumnWidths(storage?: PanelShell['storage']): ColumnWidth
   return widths
 }
 
-/** The CSS grid columns for `widths`: each may shrink (to 0) when the list is narrower than their sum, none grows past its width. */
-export function gridColumns(widths: Readonly<Record<SortKey, number>>): string {
-  return REQUEST_COLUMNS.map((c) => `minmax(0, ${widths[c.key]}px)`).join(' ')
+/** Room between two columns (px), as in panel.css. */
+export const COLUMN_GAP = 4
+
+/**
+ * How much the columns are scaled to fit `room` px of row: 1 when their widths (and the gaps)
+ * fit, else the share that makes them fit, so every column keeps its proportion rather than
+ * the narrow ones being cut first. A drag of d px on screen changes a width by d / scale.
+ */
+export function columnScale(widths: Readonly<Record<SortKey, number>>, room: number): number {
+  const sum = REQUEST_COLUMNS.reduce((n, c) => n + widths[c.key], 0)
+  const free = room - COLUMN_GAP * (REQUEST_COLUMNS.length - 1)
+  if (!(free > 0) || sum <= free) return free > 0 || !Number.isFinite(room) ? 1 : 0.1
+  return Math.max(0.1, free / sum)
+}
+
+/**
+ * The CSS grid columns for `widths` at `scale` (columnScale). Each may still shrink (to 0): a
+ * row beside the list's scrollbar is a little narrower than the head the scale was measured on.
+ */
+export function gridColumns(widths: Readonly<Record<SortKey, number>>, scale = 1): string {
+  return REQUEST_COLUMNS.map((c) => `minmax(0, ${Math.floor(widths[c.key] * scale * 10) / 10}px)`).join(' ')
 }

@@ -4,7 +4,7 @@
 import { REDACTED, redactUrl } from './redact.js'
 import type { CapturedRequest } from './types.js'
 
-export type ExportKind = 'fixture' | 'har' | 'test' | 'jsonl' | '.sse' | '.ndjson' | '.json' | '.txt'
+export type ExportKind = 'fixture' | 'har' | 'test' | 'jsonl' | '.sse' | '.ndjson' | '.json' | '.txt' | '.bin'
 
 const SUFFIX: Record<ExportKind, string> = {
   fixture: '.deltascope.json',
@@ -15,6 +15,7 @@ const SUFFIX: Record<ExportKind, string> = {
   '.ndjson': '.ndjson',
   '.json': '.json',
   '.txt': '.txt',
+  '.bin': '.bin',
 }
 
 /**

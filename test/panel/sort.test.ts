@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest'
 import {
-  ariaSort, clampWidth, createColumnWidths, defaultWidths, gridColumns, nextSort, parseWidths, sortRows, START_ORDER,
+  ariaSort, clampWidth, columnScale, createColumnWidths, defaultWidths, gridColumns, nextSort, parseWidths, sortRows, START_ORDER,
   type RequestSort,
 } from '../../panel/store/sort.js'
 import type { RequestRow } from '../../panel/store/types.js'
@@ -84,6 +84,16 @@ describe('request list column widths', () => {
   it('starts from the default widths', () => {
     expect(defaultWidths()).toEqual({ start: 44, status: 38, provider: 70, frames: 44, size: 46, duration: 46, state: 56 })
     expect(gridColumns(defaultWidths())).toBe('minmax(0, 44px) minmax(0, 38px) minmax(0, 70px) minmax(0, 44px) minmax(0, 46px) minmax(0, 46px) minmax(0, 56px)')
+  })
+
+  it('scales every column by the same share when the row is narrower than their widths and gaps, never up', () => {
+    // 344 px of columns and 6 gaps of 4 px
+    expect(columnScale(defaultWidths(), 1000)).toBe(1)
+    expect(columnScale(defaultWidths(), 368)).toBe(1)
+    expect(columnScale(defaultWidths(), 196)).toBe(0.5)
+    expect(gridColumns(defaultWidths(), 0.5)).toBe('minmax(0, 22px) minmax(0, 19px) minmax(0, 35px) minmax(0, 22px) minmax(0, 23px) minmax(0, 23px) minmax(0, 28px)')
+    expect(columnScale(defaultWidths(), Infinity)).toBe(1)
+    expect(columnScale(defaultWidths(), 10)).toBe(0.1)
   })
 
   it('keeps a width within the column minimum and 600 px, rounded', () => {
