@@ -2,7 +2,7 @@
 // single-quoted, so nothing in it is expanded ($, `, \, !, newlines stay literal).
 
 import { transportFromContentType } from '../library.js'
-import { redactRecording } from './redact.js'
+import { redactRecording, userRules } from './redact.js'
 import type { CapturedRequest } from './types.js'
 
 export interface CurlOptions {
@@ -12,6 +12,9 @@ export interface CurlOptions {
   stream?: boolean
   /** More header, parameter and field names to redact (case-insensitive), beside the defaults. */
   redactNames?: readonly string[]
+  /** Values and wildcard patterns to replace wherever they appear (ExportOptions). */
+  redactValues?: readonly string[]
+  redactPatterns?: readonly string[]
 }
 
 /** Headers curl sets itself, or that would make the copy wrong: HTTP/2 pseudo-headers, Content-Length, Accept-Encoding (a compressed stream would print as bytes). */
@@ -26,7 +29,7 @@ export function shellQuote(arg: string): string {
 /** The curl command that repeats the request; credentials are redacted unless asked for. */
 export function toCurl(request: CapturedRequest, options: CurlOptions = {}): string {
   const include = options.includeCredentials === true
-  const redacted = redactRecording({ request, chunks: [] }, { includeCredentials: include, names: options.redactNames ?? [] }).request
+  const redacted = redactRecording({ request, chunks: [] }, { includeCredentials: include, ...userRules(options) }).request
   const url = redacted.url
   const body = redacted.requestBody
   const method = request.method.toUpperCase()

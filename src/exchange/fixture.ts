@@ -4,10 +4,10 @@
 // Reply the merger rebuilt from them.
 
 import { createMerger } from '../library.js'
-import type { MergeOptions, Reply } from '../library.js'
+import type { LibraryMergeOptions as MergeOptions, Reply } from '../library.js'
 import { assembleBody, base64Decode, base64Encode, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { Checker, FixtureError, describe, type FixtureChunk } from './fixture-check.js'
-import { redactRecording, type Redaction } from './redact.js'
+import { redactRecording, userRules, type Redaction } from './redact.js'
 import { isObject, parseJsonInput } from './shared.js'
 import type { CapturedChunk, Recording, ExportOptions, ForcedOptions, Header } from './types.js'
 
@@ -30,7 +30,7 @@ export interface Fixture {
   chunks: FixtureChunk[]
   /** The Reply rebuilt from these chunks (docs/architecture.md#the-reply-contract). */
   expected: Reply
-  /** Provider / transport forced when the Reply was rebuilt; absent when detected. */
+  /** Provider / transport forced, or the user rules read with, when the Reply was rebuilt; absent when detected. */
   forced?: ForcedOptions
   meta: {
     exportedAt: string
@@ -49,7 +49,7 @@ export interface Fixture {
 /** Builds the fixture of one captured request. Serialise it with `fixtureToJson`. */
 export function toFixture(input: Recording, options: ExportOptions = {}): Fixture {
   const include = options.includeCredentials === true
-  const redaction = redactRecording(input, { includeCredentials: include, names: options.redactNames ?? [] })
+  const redaction = redactRecording(input, { includeCredentials: include, ...userRules(options) })
   const { request } = redaction
   const url = request.url
   const start = request.startedAt
@@ -106,7 +106,8 @@ function cleanForced(forced: ForcedOptions | undefined): ForcedOptions | undefin
   const out: ForcedOptions = {}
   if (forced.provider) out.provider = forced.provider
   if (forced.transport) out.transport = forced.transport
-  return out.provider || out.transport ? out : undefined
+  if (forced.rules) out.rules = forced.rules
+  return out.provider || out.transport || out.rules ? out : undefined
 }
 
 function mergeOptions(url: string, contentType: string | null, forced: ForcedOptions | undefined): MergeOptions {
@@ -114,6 +115,7 @@ function mergeOptions(url: string, contentType: string | null, forced: ForcedOpt
   if (contentType) options.contentType = contentType
   if (forced?.provider) options.provider = forced.provider
   if (forced?.transport) options.transport = forced.transport
+  if (forced?.rules) options.rules = forced.rules
   return options
 }
 

@@ -12,7 +12,7 @@
 import { transportFromContentType } from '../library.js'
 import { assembleBody, base64Decode, base64Encode, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { TOOL_VERSION } from './fixture.js'
-import { redactRecording, type Redaction } from './redact.js'
+import { redactRecording, userRules, type RedactNames, type Redaction } from './redact.js'
 import { headerValue, isObject, parseJsonInput } from './shared.js'
 import { sniffsAsStream } from './sniff.js'
 import type { CapturedChunk, CapturedRequest, Recording, ExportOptions, Header } from './types.js'
@@ -76,14 +76,14 @@ export function toHar(entries: readonly Recording[], options: ExportOptions = {}
     log: {
       version: '1.2',
       creator: { name: 'deltascope', version: TOOL_VERSION },
-      entries: entries.map((e) => harEntry(e, include, options.redactNames ?? [])),
+      entries: entries.map((e) => harEntry(e, include, userRules(options))),
       ...(include ? {} : { comment: 'Exported by Deltascope; credentials redacted' }),
     },
   }
 }
 
-function harEntry(recording: Recording, include: boolean, names: readonly string[]): HarEntry {
-  const redaction = redactRecording(recording, { includeCredentials: include, names })
+function harEntry(recording: Recording, include: boolean, rules: RedactNames): HarEntry {
+  const redaction = redactRecording(recording, { includeCredentials: include, ...rules })
   const input = { ...recording, chunks: redaction.chunks }
   const { request } = redaction
   const url = request.url

@@ -19,7 +19,7 @@ export { toJsonLines, toRawBody, type JsonLinesExport, type RawExport } from './
 export { SNIFF_HEAD, classifyBody, sniffsAsStream, type BodyVerdict } from './sniff.js'
 export {
   REDACTED, isSecretField, isSecretHeader, isSecretHeaderValue, isSecretParam, isSecretSegment, redactBody, redactHeaders, redactRecording, redactUrl,
-  type RedactedRecording, type Redaction,
+  checkRedactionRules, redactListed, rulesFromLines, type RedactedRecording, type Redaction, type RedactionRules, type RuleProblem,
 } from './redact.js'
 export { toTestFile, type TestFileOptions } from './testfile.js'
 export type { CapturedChunk, Recording, ExportOptions, ForcedOptions } from './types.js'

@@ -3,11 +3,12 @@
 // export, as written and JSON-escaped. In the response body the replacement is made in the
 // bytes of the network chunks, so the chunks still add up to the body: an occurrence that
 // spans chunks is replaced in the chunk where it starts, and every other byte stays in its
-// chunk.
+// chunk. The user's patterns (redact-user.ts) are matched there too, over the bytes.
 
 import type { CapturedChunk } from './types.js'
 import { utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { REDACTED } from './redact-names.js'
+import type { ListedPattern } from './redact-user.js'
 
 /** What to look for: each value (and its JSON-escaped form), longest first, with what it was. */
 export function echoNeedles(values: ReadonlyMap<string, string>): Array<{ text: string; from: string }> {
@@ -20,13 +21,25 @@ export function echoNeedles(values: ReadonlyMap<string, string>): Array<{ text: 
   return [...out].map(([text, from]) => ({ text, from })).sort((a, b) => b.text.length - a.text.length)
 }
 
-/** `text` with every needle replaced by `[REDACTED]`; calls `found` once per needle found. */
-export function replaceEchoes(text: string, needles: ReadonlyArray<{ text: string; from: string }>, found: (from: string) => void): string {
+/** `text` with every needle, then every pattern's match, replaced by `[REDACTED]`; calls `found` once per needle or pattern found. */
+export function replaceEchoes(
+  text: string, needles: ReadonlyArray<{ text: string; from: string }>, found: (from: string) => void, patterns: readonly ListedPattern[] = [],
+): string {
   let out = text
   for (const n of needles) {
     if (!out.includes(n.text)) continue
     out = out.split(n.text).join(REDACTED)
     found(n.from)
+  }
+  for (const p of patterns) {
+    const matches = p.inText(out)
+    if (matches.length === 0) continue
+    const parts: string[] = []
+    let at = 0
+    for (const [start, end] of matches) { parts.push(out.slice(at, start), REDACTED); at = end }
+    parts.push(out.slice(at))
+    out = parts.join('')
+    found(p.label)
   }
   return out
 }
@@ -38,8 +51,9 @@ export function replaceEchoes(text: string, needles: ReadonlyArray<{ text: strin
  */
 export function replaceEchoesInChunks(
   chunks: readonly CapturedChunk[], needles: ReadonlyArray<{ text: string; from: string }>, found: (from: string) => void,
+  patterns: readonly ListedPattern[] = [],
 ): readonly CapturedChunk[] {
-  if (needles.length === 0 || chunks.length === 0) return chunks
+  if ((needles.length === 0 && patterns.length === 0) || chunks.length === 0) return chunks
   const parts = chunks.map((c) => (typeof c.data === 'string' ? utf8Encode(c.data) : c.data))
   const total = parts.reduce((n, p) => n + p.length, 0)
   const body = new Uint8Array(total)
@@ -57,6 +71,16 @@ export function replaceEchoesInChunks(
       any = true
     }
     if (any) found(n.from)
+  }
+  for (const p of patterns) {
+    let any = false
+    for (const [from, to] of p.inBytes(body)) {
+      if (taken[from] === 1 || taken[to - 1] === 1) continue
+      taken.fill(1, from, to)
+      matches.push([from, to])
+      any = true
+    }
+    if (any) found(p.label)
   }
   if (matches.length === 0) return chunks
   matches.sort((a, b) => a[0] - b[0])

@@ -11,9 +11,17 @@ export interface Redaction {
   name: string
 }
 
-/** What the user adds to the names redacted by default (the panel's list): headers, parameters and fields, case-insensitive. */
+/**
+ * What the user adds to the defaults (the panel's list, redact-user.ts): names of headers, URL
+ * parameters and body fields (case-insensitive), literal values and wildcard patterns, both
+ * replaced wherever they appear in the export.
+ */
 export interface RedactNames {
   names?: readonly string[]
+  /** Exact text (at least 4 characters), replaced wherever it appears, as written and JSON-escaped. */
+  values?: readonly string[]
+  /** Wildcard patterns (`sk-live-*`): `*` is the rest of a token, `?` one token character (redact-user.ts). */
+  patterns?: readonly string[]
 }
 
 /** Values shorter than this are not looked for elsewhere: "1" or "true" would match everywhere. */
@@ -22,7 +30,7 @@ export const MIN_ECHO = 6
 /** What the redaction of one export has removed so far: listed for the export, and the values, to find their echoes. */
 export class RedactionLog {
   readonly removed: Redaction[] = []
-  /** Each removed value, with what it was (e.g. `request header Authorization`). */
+  /** Each removed value, with the name its echoes are listed under (e.g. `value of request header Authorization`). */
   readonly values = new Map<string, string>()
   private readonly listed = new Set<string>()
   private readonly extra: ReadonlySet<string>
@@ -46,11 +54,17 @@ export class RedactionLog {
     for (const v of values) this.value(v, `${where} ${name}`)
   }
 
-  /** A removed value worth finding again: long enough, and not the placeholder. */
+  /** A removed value worth finding again: long enough, and not the placeholder; `from` says what it was. */
   value(v: string, from: string): void {
     const t = v.trim()
     if (t.length < MIN_ECHO || t.includes(REDACTED) || this.values.has(t)) return
-    this.values.set(t, from)
+    this.values.set(t, `value of ${from}`)
+  }
+
+  /** A value the user listed: looked for wherever it appears, listed under `label` (e.g. `listed value 2`). */
+  listedValue(v: string, label: string): void {
+    if (v.includes(REDACTED)) return
+    this.values.set(v, label) // the user's label wins over a default's
   }
 }
 

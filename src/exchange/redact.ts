@@ -2,16 +2,22 @@
 // `Bearer …` value), URL user info, query and fragment parameters (`&` or `;` separated),
 // path segments that are keys, request body fields in every readable format (redact-body.ts),
 // and, by value, any of those values found anywhere else in the same export, the response
-// body and its chunks included (redact-echo.ts). Everything else is kept byte for byte, and
-// the export lists what was removed.
+// body and its chunks included (redact-echo.ts). The user's list (redact-user.ts) adds names,
+// and values and patterns replaced wherever they appear. Everything else is kept byte for
+// byte, and the export lists what was removed.
 
 import { redactBodyText, redactParams } from './redact-body.js'
 import { echoNeedles, replaceEchoes, replaceEchoesInChunks } from './redact-echo.js'
 import {
   REDACTED, RedactionLog, headerValues, isSecretHeader, isSecretHeaderValue, isSecretSegment, type RedactNames, type Redaction,
 } from './redact-names.js'
+import { listedPatterns, listedValues } from './redact-user.js'
 import type { CapturedChunk, CapturedRequest, Header, Recording } from './types.js'
 
+export {
+  MIN_LISTED_VALUE, MIN_PATTERN_LITERAL, NO_RULES, checkRedactionRules, compilePattern, rulesFromLines,
+  type RedactionRules, type RuleProblem,
+} from './redact-user.js'
 export { REDACTED, RedactionLog, isSecretField, isSecretHeader, isSecretHeaderValue, isSecretParam, isSecretSegment, type Redaction, type RedactNames } from './redact-names.js'
 
 /** Headers with credential values replaced by `[REDACTED]`; a copy, unchanged when `include` is true. */
@@ -111,6 +117,12 @@ export interface RedactedRecording {
   redactions: Redaction[]
   /** True when the response body changed (an echoed secret): its Reply must be rebuilt. */
   bodyChanged: boolean
+  /**
+   * Any other text of the same export (JSON Lines of the frames) with every value removed
+   * above, and the user's values and patterns, replaced; what it finds joins `redactions`
+   * (as the response body's). The text unchanged when credentials were included.
+   */
+  scrub(text: string): string
 }
 
 /**
@@ -120,28 +132,47 @@ export interface RedactedRecording {
  */
 export function redactRecording(input: Recording, options: RedactNames & { includeCredentials?: boolean } = {}): RedactedRecording {
   const { request } = input
-  if (options.includeCredentials === true) return { request, chunks: input.chunks, redactions: [], bodyChanged: false }
+  if (options.includeCredentials === true) return { request, chunks: input.chunks, redactions: [], bodyChanged: false, scrub: (text) => text }
   const log = new RedactionLog(options)
+  for (const v of listedValues(options)) log.listedValue(v.text, v.label)
+  const patterns = listedPatterns(options)
   const url = redactUrl(request.url, false, log)
   const requestHeaders = redactHeaders(request.requestHeaders, false, log, 'request header')
   const responseHeaders = redactHeaders(request.responseHeaders, false, log, 'response header')
   const requestBody = request.requestBody === null ? null : redactBody(request.requestBody, false, log)
   const needles = echoNeedles(log.values)
-  const echo = (where: Redaction['where']) => (from: string) => log.add(where, `value of ${from}`)
+  const echo = (where: Redaction['where']) => (name: string) => log.add(where, name)
   const headersEchoed = (headers: Header[], where: Redaction['where']) =>
-    headers.map((h) => (h.value === REDACTED ? h : { name: h.name, value: replaceEchoes(h.value, needles, echo(where)) }))
+    headers.map((h) => (h.value === REDACTED ? h : { name: h.name, value: replaceEchoes(h.value, needles, echo(where), patterns) }))
   const redacted: CapturedRequest = {
     ...request,
-    url: replaceEchoes(url, needles, echo('url')),
+    url: replaceEchoes(url, needles, echo('url'), patterns),
     requestHeaders: headersEchoed(requestHeaders, 'request header'),
     responseHeaders: headersEchoed(responseHeaders, 'response header'),
-    requestBody: requestBody === null ? null : replaceEchoes(requestBody, needles, echo('request body')),
+    requestBody: requestBody === null ? null : replaceEchoes(requestBody, needles, echo('request body'), patterns),
   }
-  const chunks = replaceEchoesInChunks(input.chunks, needles, echo('response body'))
+  const chunks = replaceEchoesInChunks(input.chunks, needles, echo('response body'), patterns)
   return {
     request: redacted,
     chunks,
     redactions: log.removed,
     bodyChanged: chunks !== input.chunks,
+    scrub: (text) => replaceEchoes(text, needles, echo('response body'), patterns),
   }
+}
+
+/**
+ * Text with the user's listed values and patterns replaced by `[REDACTED]` (no default rule:
+ * for what is made from an already redacted text, such as an export's file name).
+ */
+export function redactListed(text: string, options: RedactNames = {}): string {
+  const values = listedValues(options)
+  const patterns = listedPatterns(options)
+  if (values.length === 0 && patterns.length === 0) return text
+  return replaceEchoes(text, echoNeedles(new Map(values.map((v) => [v.text, v.label]))), () => {}, patterns)
+}
+
+/** What an export takes of the user's list (ExportOptions / CurlOptions): names, values, patterns. */
+export function userRules(options: { redactNames?: readonly string[]; redactValues?: readonly string[]; redactPatterns?: readonly string[] }): RedactNames {
+  return { names: options.redactNames ?? [], values: options.redactValues ?? [], patterns: options.redactPatterns ?? [] }
 }

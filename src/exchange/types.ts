@@ -2,7 +2,7 @@
 // the capture events the DevTools capture layer and the standalone page feed the panel
 // (panel/shell.ts carries them across to the UI).
 
-import type { ProviderId, Reply, Transport } from '../library.js'
+import type { ProviderId, Reply, Rules, Transport } from '../library.js'
 
 export interface Header {
   name: string
@@ -74,6 +74,8 @@ export interface Recording {
 export interface ForcedOptions {
   provider?: ProviderId
   transport?: Transport
+  /** User rules the stream was read with (README "Reading any stream with rules"): they win over `provider`. */
+  rules?: Rules
 }
 
 export interface ExportOptions {
@@ -81,6 +83,10 @@ export interface ExportOptions {
   includeCredentials?: boolean
   /** More header, parameter and field names to redact (case-insensitive), beside the defaults. */
   redactNames?: readonly string[]
+  /** Values to replace wherever they appear (at least 4 characters; docs/architecture.md#redaction). */
+  redactValues?: readonly string[]
+  /** Wildcard patterns whose matches are replaced wherever they appear (`sk-live-*`; redact-user.ts). */
+  redactPatterns?: readonly string[]
   /** The export time to record (ISO 8601); now by default. */
   exportedAt?: string
 }

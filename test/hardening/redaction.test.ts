@@ -10,7 +10,9 @@ import { assembleBody, utf8Encode } from '../../src/exchange/bytes.js'
 import { exportFileName } from '../../src/exchange/filename.js'
 import { checkFixture, fixtureToJson, parseFixture, replayFixture, toFixture } from '../../src/exchange/fixture.js'
 import { toHar } from '../../src/exchange/har.js'
-import { redactBody, redactHeaders, redactRecording, redactUrl } from '../../src/exchange/redact.js'
+import { toCurl } from '../../src/exchange/curl.js'
+import { checkRedactionRules, redactBody, redactHeaders, redactListed, redactRecording, redactUrl, rulesFromLines } from '../../src/exchange/redact.js'
+import { toTestFile } from '../../src/exchange/testfile.js'
 import type { CapturedRequest, Recording } from '../../src/exchange/types.js'
 
 const R = '[REDACTED]'
@@ -186,5 +188,153 @@ describe('parseFixture checks meta.redactions', () => {
     ['x', 'meta.redactions[0]: expected an object {where, name}, got "x"'],
   ])('%j', (entry, message) => {
     expect(() => parseFixture({ ...base, meta: { ...base['meta'], redactions: [entry] } })).toThrow(message)
+  })
+})
+
+describe("the user's list: names, values and patterns", () => {
+  const value = 'tenant-7f3a9'
+  const key = 'sk-live-A1b2C3d4E5f6'
+  const body = `data: {"choices":[{"index":0,"delta":{"content":"for ${value}: ${key} \\"${value}\\""}}]}\n\ndata: [DONE]\n\n`
+  const bytes = utf8Encode(body)
+  const keyAt = body.indexOf(key)
+  // the key arrives cut in two chunks
+  const chunks = [bytes.slice(0, keyAt + 9), bytes.slice(keyAt + 9)].map((data, i) => ({ data, t: 10 + i }))
+  const recording: Recording = {
+    request: request({
+      url: `https://${value}.llm.test/v1/${value}/chat?project=${value}&team=blue`,
+      requestHeaders: [{ name: 'X-Tenant', value: `t=${value}` }, { name: 'X-Team', value: 'blue' }, { name: 'X-Client-Key', value: key }],
+      requestBody: `{"team":"blue","note":"sent by ${value}","nested":{"team":"blue"}}`,
+    }),
+    chunks,
+  }
+  const rules = { names: ['team'], values: [value], patterns: ['sk-live-*'] }
+
+  it('a listed name is redacted in the URL query, the headers and the body at any depth', () => {
+    const out = redactRecording(recording, { names: ['team', 'X-Team'] })
+    expect(out.request.url).toBe(`https://${value}.llm.test/v1/${value}/chat?project=${value}&team=${R}`)
+    expect(out.request.requestHeaders.map((h) => h.value)).toEqual([`t=${value}`, R, key])
+    expect(out.request.requestBody).toBe(`{"team":"${R}","note":"sent by ${value}","nested":{"team":"${R}"}}`)
+  })
+
+  it('a listed value is replaced wherever it appears: URL host, path and query, any header, the request body, the response body as written and JSON-escaped', () => {
+    const out = redactRecording(recording, rules)
+    expect(out.request.url).toBe(`https://${R}.llm.test/v1/${R}/chat?project=${R}&team=${R}`)
+    expect(out.request.requestHeaders).toEqual([{ name: 'X-Tenant', value: `t=${R}` }, { name: 'X-Team', value: 'blue' }, { name: 'X-Client-Key', value: R }])
+    expect(out.request.requestBody).toBe(`{"team":"${R}","note":"sent by ${R}","nested":{"team":"${R}"}}`)
+    expect(assembleBody(out.chunks.map((c) => c.data)).text).toBe(`data: {"choices":[{"index":0,"delta":{"content":"for ${R}: ${R} \\"${R}\\""}}]}\n\ndata: [DONE]\n\n`)
+  })
+
+  it('a pattern is matched across network chunks; the placeholder sits in the chunk where the match starts', () => {
+    const out = redactRecording(recording, { patterns: ['sk-live-*'] })
+    expect(out.chunks.map((c) => c.t)).toEqual([10, 11])
+    const [first, second] = out.chunks.map((c) => (typeof c.data === 'string' ? c.data : new TextDecoder().decode(c.data)))
+    expect(first).toBe(body.slice(0, keyAt) + R)
+    expect(second).toBe(body.slice(keyAt + key.length))
+    expect(out.request.requestHeaders[2]).toEqual({ name: 'X-Client-Key', value: R })
+  })
+
+  it('the export lists each rule that removed something, by its place in the list, never the value itself', () => {
+    const out = redactRecording(recording, rules)
+    expect(out.redactions).toEqual([
+      { where: 'url', name: 'team' },
+      { where: 'request body', name: 'team' },
+      { where: 'url', name: 'listed value 1' },
+      { where: 'request header', name: 'listed value 1' },
+      { where: 'request header', name: 'listed pattern 1' },
+      { where: 'request body', name: 'listed value 1' },
+      { where: 'response body', name: 'listed value 1' },
+      { where: 'response body', name: 'listed pattern 1' },
+    ])
+    expect(JSON.stringify(out.redactions)).not.toContain(value)
+  })
+
+  it('a listed value or pattern never names the export file: a path segment holding it is left out, a host holding it too', () => {
+    expect(exportFileName(recording.request, 'fixture', rules)).toBe('v1-chat_2025-01-02T03-04-05Z.deltascope.json')
+    expect(exportFileName(recording.request, 'fixture')).toBe(`${value}.llm.test_v1-${value}-chat_2025-01-02T03-04-05Z.deltascope.json`)
+  })
+
+  it('every export applies it: fixture (meta.redactions), HAR (the comment), cURL, test file; none holds the value or the key', () => {
+    const options = { redactNames: rules.names, redactValues: rules.values, redactPatterns: rules.patterns, exportedAt: '2025-01-02T00:00:00.000Z' }
+    const fixture = toFixture(recording, options)
+    expect(fixture.meta.redactions).toEqual(redactRecording(recording, rules).redactions)
+    expect(fixture.expected.choices[0]!.content).toBe(`for ${R}: ${R} "${R}"`)
+    const har = toHar([recording], options)
+    expect(har.log.entries[0]!.comment).toContain('response body listed pattern 1')
+    const texts = [fixtureToJson(fixture), JSON.stringify(har), toCurl(recording.request, options), toTestFile(fixture)]
+    for (const text of texts) {
+      expect(text).not.toContain(value)
+      expect(text).not.toContain('A1b2C3d4E5f6')
+    }
+  })
+
+  it('with credentials included, nothing is redacted, the list neither', () => {
+    const out = redactRecording(recording, { ...rules, includeCredentials: true })
+    expect(out.request).toBe(recording.request)
+    expect(out.chunks).toBe(recording.chunks)
+    expect(out.redactions).toEqual([])
+  })
+
+  it('redactListed replaces only the listed values and patterns, no default rule', () => {
+    expect(redactListed(`Bearer x ${value} sk-live-zzzz9`, rules)).toBe(`Bearer x ${R} ${R}`)
+    expect(redactListed('unchanged', {})).toBe('unchanged')
+  })
+})
+
+describe('patterns: what * and ? match', () => {
+  const run = (pattern: string, text: string) => redactListed(text, { patterns: [pattern] })
+  it.each([
+    ['sk-live-*', 'a sk-live-abc_DEF.9 b', `a ${R} b`],
+    ['sk-live-*', 'sk-live- alone', 'sk-live- alone'], // * takes at least one character
+    ['*@corp.example', 'mail alice.smith@corp.example now', `mail ${R} now`],
+    ['*@corp.example', 'x=bob@corp.example', R], // '=' is a token character: the token is "x=bob"
+    ['org-????', 'org-abcd org-abc org-abcde', `${R} org-abc ${R}e`],
+    ['key\\*1', 'key*1 keyX1', `${R} keyX1`],
+    ['café-*', 'café-x1 café-', `${R} café-`], // literal characters may be any
+    ['café-*', 'café-crème', `${R}ème`], // the token characters are ASCII: a * stops at "è"
+  ])('%s in %j', (pattern, text, expected) => {
+    expect(run(pattern, text)).toBe(expected)
+  })
+
+  it('a * takes the whole token, however long (a long JWT is not cut)', () => {
+    const jwt = 'eyJ' + 'a'.repeat(5000) + '.' + 'b'.repeat(3000)
+    expect(run('eyJ*', `token ${jwt} end`)).toBe(`token ${R} end`)
+    expect(run('*@x.test', `${'a'.repeat(5000)}@x.test`)).toBe(R)
+  })
+
+  it('256 KB of one token character against every shape of pattern ends with no match (each * is read once: linear)', () => {
+    const hostile = 'a'.repeat(1 << 18)
+    for (const p of ['*@x.test', 'aaa*!', 'aaa?*!', '?aa*!', 'aaa*!a*!']) expect(run(p, hostile)).toBe(hostile)
+  })
+})
+
+describe('checkRedactionRules: an entry that cannot be used is left out and said why', () => {
+  it('trims names and patterns, keeps a value exact, drops blanks and repeats (names case-insensitively)', () => {
+    expect(checkRedactionRules({ names: [' X-Team ', 'x-team', ''], values: [' tenant-1 ', 'tenant-1', '   '], patterns: [' sk-* ', 'sk-*'] })).toEqual({
+      rules: { names: ['X-Team'], values: [' tenant-1 ', 'tenant-1'], patterns: ['sk-*'] },
+      problems: [],
+    })
+  })
+
+  it('a value under 4 characters, a pattern without 3 characters of its own, a * that can never match', () => {
+    const { rules, problems } = checkRedactionRules({ values: ['abc', 'abcd'], patterns: ['*?*', 'a*', 'sk-*abc', 'ab?*'] })
+    expect(rules).toEqual({ names: [], values: ['abcd'], patterns: [] })
+    expect(problems).toEqual([
+      { list: 'values', entry: 'abc', message: 'shorter than 4 characters: it would be found everywhere' },
+      { list: 'patterns', entry: '*?*', message: 'a * followed by another wildcard: use one *' },
+      { list: 'patterns', entry: 'a*', message: 'needs at least 3 characters besides * and ?: it would match almost anything' },
+      { list: 'patterns', entry: 'sk-*abc', message: 'the * before "a" takes the whole rest of the token, so "a" never follows it: end the pattern at the *, or follow it with a character that is not a letter, digit or ._~+/=-' },
+      { list: 'patterns', entry: 'ab?*', message: 'needs at least 3 characters besides * and ?: it would match almost anything' },
+    ])
+  })
+
+  it('at most 200 entries per list, 1,000 characters each', () => {
+    const many = Array.from({ length: 202 }, (_, i) => `value-${i}`)
+    const { rules, problems } = checkRedactionRules({ values: [...many, 'x'.repeat(1001)] })
+    expect(rules.values).toEqual(many.slice(0, 200))
+    expect(problems.map((p) => p.message)).toEqual(['more than 200 entries', 'more than 200 entries', 'longer than 1000 characters'])
+  })
+
+  it('rulesFromLines reads one entry per line of each box', () => {
+    expect(rulesFromLines({ names: 'a\r\nb\n', values: 'tenant-1\n', patterns: '' }).rules).toEqual({ names: ['a', 'b'], values: ['tenant-1'], patterns: [] })
   })
 })
