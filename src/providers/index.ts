@@ -7,6 +7,7 @@ import { agUi } from './ag-ui.js'
 import { aiSdk } from './ai-sdk.js'
 import { aiSdkV4 } from './ai-sdk-v4.js'
 import { anthropic } from './anthropic.js'
+import { chatgptWeb } from './chatgpt-web.js'
 import { bedrock } from './bedrock.js'
 import { cohere } from './cohere.js'
 import { gemini } from './gemini.js'
@@ -24,6 +25,7 @@ const ADAPTERS = {
   'ai-sdk-v4': aiSdkV4, // its frames' event is a data-stream code (0, g, 9…): no other format's
   bedrock, // its frames' event is a ConverseStream event name (messageStart…) or exception:*
   lobechat, // before the provider formats: its `event: data` frames carry their raw objects
+  'chatgpt-web': chatgptWeb, // event names (delta_encoding, delta) and frame types no other format sends
   anthropic,
   'openai-responses': openaiResponses,
   gemini,
