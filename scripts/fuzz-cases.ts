@@ -10,7 +10,7 @@
 //           most), as they are or with their indexes counting up;
 // - splice: pieces of two fixtures end to end.
 
-import { createMerger, type MergeOptions } from '../src/index.js'
+import { createMerger, type MergeOptions, type Transport } from '../src/index.js'
 import { jsonText } from '../src/core/json-depth.js'
 import { loadFixtures } from '../test/support/fixtures.js'
 
@@ -32,7 +32,7 @@ interface Source {
   name: string
   wire: Uint8Array
   options: MergeOptions
-  transport: 'sse' | 'ndjson' | 'json' | 'unknown'
+  transport: Transport
   frames: Array<{ event: string | null; json: unknown; raw: string; kind: string; data: string }>
 }
 
@@ -224,5 +224,7 @@ function splice(rng: Rng, a: Source, b: Source): Made {
 function write(source: Source, frames: ReadonlyArray<{ event: string | null; text: string; kind: string }>): string {
   if (source.transport === 'ndjson') return frames.map((f) => f.text + '\n').join('')
   if (source.transport === 'json') return '[' + frames.map((f) => f.text).join(',\n') + ']'
+  if (source.transport === 'data-stream') return frames.map((f) => (f.kind === 'data' && f.event !== null ? `${f.event}:${f.text}` : f.text) + '\n').join('')
+  // SSE, and the binary event stream's frames too: their event names keep them Bedrock's
   return frames.map((f) => (f.kind !== 'data' ? f.text : (f.event !== null ? `event: ${f.event}\n` : '') + f.text.split(/\r\n|\r|\n/).map((l) => `data: ${l}`).join('\n')) + '\n\n').join('')
 }

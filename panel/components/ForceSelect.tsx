@@ -4,7 +4,7 @@ import { PROVIDER_IDS, type ProviderId, type Transport } from '../../src/library
 import { usePanel } from '../context.js'
 import { applyEvent } from '../store.js'
 
-const TRANSPORTS: Transport[] = ['sse', 'ndjson', 'json']
+const TRANSPORTS: Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream']
 
 export function ForceSelect() {
   const { store } = usePanel()

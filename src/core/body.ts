@@ -215,6 +215,23 @@ export class ByteOffsets {
     this.totalBytes += byteLength
   }
 
+  /**
+   * `n` bytes that are not text (an AWS event stream): a character offset is their byte
+   * offset, one to one, so the framer's offsets for them are byte offsets.
+   */
+  addOneToOne(n: number): void {
+    if (n === 0) return
+    const last = this.segments[this.segments.length - 1]
+    if (last && last.text === null && this.segments.length > this.head) {
+      last.chars += n
+      last.bytesLength += n
+    } else {
+      this.segments.push({ char: this.totalChars, byte: this.totalBytes, chars: n, bytesLength: n, text: null, replaced: null, bytes: null, extraAt: null, extra: null, ptr: 0 })
+    }
+    this.totalChars += n
+    this.totalBytes += n
+  }
+
   get bytes(): number {
     return this.totalBytes
   }

@@ -1,8 +1,11 @@
 // Framing: decoded text → raw frames. Chooses the transport (forced, from the Content-Type,
 // else sniffed from the first non-blank line, the text held until then), hands the text to
 // that transport's splitter, and knows when each piece of the body arrived, so a frame can
-// be stamped with the time of the piece that completed it.
+// be stamped with the time of the piece that completed it. The AWS event stream is binary:
+// the decoder hands its bytes here undecoded (wantsBytes), and its frames' offsets are bytes.
 
+import { createDataStreamSplitter } from './data-stream.js'
+import { createEventStreamSplitter, looksLikePrelude, type ByteSplitter } from './eventstream.js'
 import type { FrameSink, LineProblem, RawEntry, RawFrame, Splitter } from './framing.js'
 import { createJsonArraySplitter } from './json-array.js'
 import { createNdjsonSplitter } from './ndjson.js'
@@ -18,6 +21,9 @@ export class Framer {
   /** null while undecided. */
   transport: Transport | null = null
   private splitter: Splitter | null = null
+  /** The event stream's reader, fed bytes rather than text. */
+  private byteSplitter: ByteSplitter | null = null
+  private readonly frameSink: (frame: RawFrame) => void
   private readonly sink: FrameSink
   private head: string[] = []
   private headHasText = false
@@ -39,6 +45,7 @@ export class Framer {
     entry: (entry: RawEntry) => void,
     private readonly diagnostics: Diagnostic[],
   ) {
+    this.frameSink = frame
     this.sink = {
       frame, entry,
       problem: (code, message, offset) => diagnostics.push({ frame: null, level: 'warning', code, message, symptom: SYMPTOMS[code], offset }),
@@ -61,8 +68,33 @@ export class Framer {
 
   /** The text is complete: decide the transport if the head never told, then end the splitter. */
   end(): void {
+    if (this.byteSplitter !== null) { this.byteSplitter.end(); return }
     if (this.splitter === null && this.transport !== 'unknown') this.choose(sniffTransport(this.head.join(''), true)!)
     this.splitter?.end()
+  }
+
+  /**
+   * Asked by the decoder before it decodes the first bytes: should the body go on as bytes
+   * (an AWS event stream) rather than text? True when the Content-Type or the caller said
+   * eventstream, or when the body starts with a 12-byte prelude whose CRC matches (a first
+   * byte 0, since a message is under 16 MiB, then the CRC: plain text never passes); false when
+   * another transport was chosen or the start is not such a prelude; null while fewer than 12
+   * bytes are there to tell (`final`: the body has no more).
+   */
+  wantsBytes(head: Uint8Array, final: boolean): boolean | null {
+    if (this.transport === 'eventstream') return true
+    if (this.transport !== null) return false
+    if (head.length === 0) return final ? false : null
+    if (head[0] !== 0) return false
+    if (head.length < 12) return final ? false : null
+    if (!looksLikePrelude(head)) return false
+    this.choose({ transport: 'eventstream', reason: 'sniffed: the body starts with an AWS event-stream prelude whose CRC matches' })
+    return true
+  }
+
+  /** The event stream's bytes, in order (after wantsBytes said true). */
+  pushBytes(bytes: Uint8Array): void {
+    this.byteSplitter?.push(bytes)
   }
 
   private choose(sniffed: Sniffed): void {
@@ -70,6 +102,8 @@ export class Framer {
     if (sniffed.transport === 'sse') this.splitter = createSseSplitter(this.sink)
     else if (sniffed.transport === 'ndjson') this.splitter = createNdjsonSplitter(this.sink)
     else if (sniffed.transport === 'json') this.splitter = createJsonArraySplitter(this.sink)
+    else if (sniffed.transport === 'data-stream') this.splitter = createDataStreamSplitter(this.sink)
+    else if (sniffed.transport === 'eventstream') this.byteSplitter = createEventStreamSplitter(this.frameSink)
     else {
       const code = 'binary' in sniffed && sniffed.binary === true ? 'binary-eventstream' : 'unknown-transport'
       this.diagnostics.push({
@@ -125,7 +159,7 @@ export class Framer {
 
   /** When a frame ending at byte `byteEnd` was complete. */
   arrival(byteEnd: number, unterminated: boolean): number | null {
-    // an SSE frame is complete when its blank line arrives; a line or array element at its last byte
+    // an SSE frame is complete when its blank line arrives; a line, array element or message at its last byte
     return this.timeOf(this.transport === 'sse' && !unterminated ? byteEnd : byteEnd - 1)
   }
 

@@ -1,4 +1,7 @@
-// What the splitters (SSE, NDJSON, JSON array) hand to the framer, and on to the merger.
+// What the splitters (SSE, NDJSON, JSON array, data stream, AWS event stream) hand to the
+// framer, and on to the merger.
+
+import type { JsonSyntaxError } from './types.js'
 
 export interface RawFrame {
   /** Character offsets of the frame's text; end is past its last line's terminator. */
@@ -12,6 +15,13 @@ export interface RawFrame {
   unterminated: boolean
   /** Lines of the block the reader ignored (SSE only; null when none). */
   problems: LineProblem[] | null
+  /**
+   * The framing itself failed here (an unknown data-stream code, a bad event-stream CRC): the
+   * frame is invalid with this error, and its data is not parsed.
+   */
+  failure?: JsonSyntaxError | null
+  /** The frame as shown, when it is not the body's text (a binary event-stream message). */
+  raw?: string
 }
 
 export interface RawEntry {

@@ -94,7 +94,7 @@ class StreamMerger implements Merger {
     this.store = new FrameStore(!replyOnly, options.retainBody !== false)
     this.router = new Router(registry, options, { provenance: !replyOnly })
     this.framer = new Framer(options, (f) => this.onFrame(f), (e) => this.onEntry(e), this.found)
-    this.decoder = new Decoder(this.store.body, this.store.offsets, (text) => this.framer.push(text), this.found)
+    this.decoder = new Decoder(this.store.body, this.store.offsets, (text) => this.framer.push(text), this.found, this.framer)
     this.arrival = (byteEnd, unterminated) => this.framer.arrival(byteEnd, unterminated)
     this.replay = new Replay(registry, options)
   }
@@ -152,7 +152,8 @@ class StreamMerger implements Merger {
     let kind: FrameKind = 'data'
     let json: unknown = undefined
     let error: JsonSyntaxError | null = null
-    if (isDone(f.data)) kind = 'done'
+    if (f.failure) { kind = 'invalid'; error = f.failure } // the framing failed (a bad CRC, an unknown part code)
+    else if (isDone(f.data)) kind = 'done'
     else {
       const parsed = parseJson(f.data)
       if (parsed.ok) json = parsed.value

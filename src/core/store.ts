@@ -6,6 +6,8 @@ import { BodyBytes, ByteOffsets } from './body.js'
 import { FrameTable } from './frame-table.js'
 import type { RawEntry, RawFrame } from './framing.js'
 import { parseJson } from './json-error.js'
+import { readDataStreamLine } from './data-stream.js'
+import { readMessage } from './eventstream.js'
 import { readSseBlock } from './sse.js'
 import type { Frame, FrameEntry, FrameError, FrameInfo, FrameKind, JsonSyntaxError, Transport } from './types.js'
 
@@ -47,7 +49,7 @@ export class FrameStore {
       })
       : this.table.skip()
     if (kind === 'invalid') {
-      this.errors.push({ frame: seq, offset: f.start, line: f.line, raw: this.body.slice(byteStart, byteEnd), message: error!.message })
+      this.errors.push({ frame: seq, offset: f.start, line: f.line, raw: f.raw ?? this.body.slice(byteStart, byteEnd), message: error!.message })
     }
     return seq
   }
@@ -80,8 +82,7 @@ export class FrameStore {
 
   frame(seq: number, transport: Transport | null): Frame {
     const row = this.table.row(seq)
-    const raw = this.body.slice(row.byteStart, row.byteEnd)
-    const data = dataOf(raw, transport)
+    const { raw, data } = this.text(row.byteStart, row.byteEnd, transport)
     const frame: Frame = {
       seq, kind: row.kind, raw, start: row.start, end: row.end, byteStart: row.byteStart, byteEnd: row.byteEnd,
       line: row.line, event: row.event, id: row.id, retry: row.retry, data, time: row.time, unterminated: row.unterminated,
@@ -104,10 +105,23 @@ export class FrameStore {
     }
     return out
   }
+
+  /** A frame's raw text and data, read again from its bytes by the same rules. */
+  private text(byteStart: number, byteEnd: number, transport: Transport | null): { raw: string; data: string } {
+    if (transport === 'eventstream') {
+      // binary: shown as its headers and payload (src/core/eventstream.ts)
+      if (byteStart < this.body.releasedBefore) throw new RangeError(`the body before byte ${this.body.releasedBefore} was not retained (retainBody: false)`)
+      const m = readMessage(this.body.bytes(byteStart, byteEnd), byteStart)
+      return { raw: m.raw, data: m.data }
+    }
+    const raw = this.body.slice(byteStart, byteEnd)
+    return { raw, data: dataOf(raw, transport) }
+  }
 }
 
 /** A frame's data, read again from its raw text by the same rules. */
 function dataOf(raw: string, transport: Transport | null): string {
+  if (transport === 'data-stream') return readDataStreamLine(raw.replace(/\r?\n$|\r$/, '')).data
   if (transport === 'sse') return readSseBlock(raw).data ?? ''
   if (transport === 'ndjson') return raw.replace(/\r?\n$|\r$/, '')
   return raw

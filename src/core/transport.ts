@@ -1,6 +1,8 @@
 // Which framing a body uses (docs/architecture.md#choosing-the-transport): the Content-Type when it says, else the first
-// non-blank line. Undecided text is held until that line shows enough.
+// non-blank line. Undecided text is held until that line shows enough. (A binary AWS event
+// stream without its Content-Type is recognised from its bytes, by the decoder.)
 
+import { DATA_STREAM_LINE } from './data-stream.js'
 import type { Transport } from './types.js'
 
 export type Sniffed =
@@ -17,9 +19,7 @@ export function transportFromContentType(contentType: string | undefined): Sniff
   const type = contentType.toLowerCase().trim()
   if (SSE_TYPE.test(type)) return { transport: 'sse', reason: 'content-type' }
   if (NDJSON_TYPES.test(type)) return { transport: 'ndjson', reason: 'content-type' }
-  if (AWS_EVENTSTREAM_TYPE.test(type)) {
-    return { transport: 'unknown', reason: 'AWS binary event-stream (application/vnd.amazon.eventstream) is not SSE and is not supported', binary: true }
-  }
+  if (AWS_EVENTSTREAM_TYPE.test(type)) return { transport: 'eventstream', reason: 'content-type' }
   return null
 }
 
@@ -46,6 +46,9 @@ export function sniffTransport(head: string, final: boolean): Sniffed | null {
   if (complete ? SSE_FIELD.test(line) : SSE_FIELD_WITH_COLON.test(line)) {
     return { transport: 'sse', reason: 'sniffed: the first line is an SSE field' }
   }
+  // `0:"…"`, `f:{…}`: an AI SDK v4 data-stream part (a code, a colon, JSON); decided on its
+  // first three characters, since a part's line can be as long as the reply
+  if (DATA_STREAM_LINE.test(line)) return { transport: 'data-stream', reason: 'sniffed: the first line is a data-stream part (CODE:JSON)' }
   if (!complete && line.length < 80) return null
   return { transport: 'unknown', reason: `not SSE, NDJSON or a JSON array: the first line is ${JSON.stringify(line.length > 80 ? line.slice(0, 80) + '…' : line)}` }
 }

@@ -6,8 +6,8 @@ import type { Frame, Transport } from '../library.js'
 import { assembleBody } from './bytes.js'
 
 export interface RawExport {
-  /** With the dot: ".sse", ".ndjson", ".json" (a JSON-array stream) or ".txt". */
-  extension: '.sse' | '.ndjson' | '.json' | '.txt'
+  /** With the dot: ".sse", ".ndjson", ".json" (a JSON-array stream), ".bin" (an AWS event stream) or ".txt". */
+  extension: '.sse' | '.ndjson' | '.json' | '.txt' | '.bin'
   mime: string
   transport: Transport
   /** The body as text (U+FFFD where the bytes are not UTF-8). */
@@ -20,6 +20,8 @@ const FILE: Record<Transport, { extension: RawExport['extension']; mime: string 
   sse: { extension: '.sse', mime: 'text/event-stream' },
   ndjson: { extension: '.ndjson', mime: 'application/x-ndjson' },
   json: { extension: '.json', mime: 'application/json' },
+  'data-stream': { extension: '.txt', mime: 'text/plain' }, // the AI SDK v4 sends it as text/plain
+  eventstream: { extension: '.bin', mime: 'application/vnd.amazon.eventstream' },
   unknown: { extension: '.txt', mime: 'text/plain' },
 }
 

@@ -29,10 +29,8 @@ describe('the Content-Type', () => {
     expect(['application/json', 'text/plain', 'application/x-ndjsonx'].map(transportFromContentType)).toEqual([null, null, null])
   })
 
-  it("AWS's binary event stream is named and not read", () => {
-    expect(transportFromContentType('application/vnd.amazon.eventstream')).toEqual({
-      transport: 'unknown', reason: 'AWS binary event-stream (application/vnd.amazon.eventstream) is not SSE and is not supported', binary: true,
-    })
+  it("application/vnd.amazon.eventstream is AWS's binary event stream, read from the bytes", () => {
+    expect(transportFromContentType('application/vnd.amazon.eventstream')).toEqual({ transport: 'eventstream', reason: 'content-type' })
   })
 })
 
@@ -54,6 +52,19 @@ describe('sniffing the start of the body', () => {
   it('a NUL or a U+FFFD first is binary', () => {
     expect([sniffTransport('\0x', false), sniffTransport('\uFFFD', false)]).toEqual([
       { transport: 'unknown', reason: 'the body looks binary', binary: true }, { transport: 'unknown', reason: 'the body looks binary', binary: true },
+    ])
+  })
+
+  it('a first line that starts with a data-stream code, a colon and a JSON string, object or array is the AI SDK v4 data stream', () => {
+    const reason = 'sniffed: the first line is a data-stream part (CODE:JSON)'
+    expect(['0:"Hel', 'f:{"messageId"', '2:[', 'd:{"finishReason":"stop"}\n'].map((h) => sniffTransport(h, false))).toEqual([
+      { transport: 'data-stream', reason }, { transport: 'data-stream', reason }, { transport: 'data-stream', reason }, { transport: 'data-stream', reason },
+    ])
+  })
+
+  it('a data-stream code is decided only on its third character, and "data:" stays SSE', () => {
+    expect([sniffTransport('0:', false), sniffTransport('d', false), sniffTransport('data:{}', false), sniffTransport('l:"x"\n', false)?.transport]).toEqual([
+      null, null, { transport: 'sse', reason: 'sniffed: the first line is an SSE field' }, 'unknown',
     ])
   })
 
