@@ -12,6 +12,7 @@ import { bedrock } from './bedrock.js'
 import { cohere } from './cohere.js'
 import { gemini } from './gemini.js'
 import { generic } from './generic.js'
+import { langgraph } from './langgraph.js'
 import { lobechat } from './lobechat.js'
 import { ollama } from './ollama.js'
 import { openaiChat } from './openai-chat.js'
@@ -25,6 +26,7 @@ const ADAPTERS = {
   'ai-sdk-v4': aiSdkV4, // its frames' event is a data-stream code (0, g, 9…): no other format's
   bedrock, // its frames' event is a ConverseStream event name (messageStart…) or exception:*
   lobechat, // before the provider formats: its `event: data` frames carry their raw objects
+  langgraph, // its own event names (`messages`, `messages/partial`…); its messages may carry Anthropic content blocks
   'chatgpt-web': chatgptWeb, // event names (delta_encoding, delta) and frame types no other format sends
   anthropic,
   'openai-responses': openaiResponses,
