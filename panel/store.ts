@@ -19,6 +19,7 @@
 //   debug.ts                a request's diagnostics and timing, once its body ended
 //   comparison.ts           compare with my client, diff two captures
 //   budget.ts               the clock, and when work that grows with the stream runs again
+//   memory.ts               the memory budget: what the requests hold, which to release
 //
 // Scale (100,000+ frames, a 20 MB body in one chunk): nothing costs time per frame on every
 // batch. The parts read the core's cheap accessors (frameCount, frameInfo, entries,
@@ -32,6 +33,7 @@ import { Backlogs } from './store/backlog.js'
 import { Comparisons, type ComparisonView } from './store/comparison.js'
 import { Batches } from './store/batch.js'
 import { defaultDefer, defaultNow, defaultSchedule } from './store/budget.js'
+import { DEFAULT_MEMORY_BUDGET } from './store/memory.js'
 import { applyEvent, type PanelEvent } from './store/events.js'
 import { createRequestList } from './store/filter.js'
 import { frameAt, rangesFor } from './store/highlights.js'
@@ -86,6 +88,14 @@ export interface PanelStore {
   /** Hide comments, pings and [DONE]. */
   readonly hideDimmed: Signal<boolean>
   readonly preserveLog: Signal<boolean>
+  /**
+   * The memory budget (bytes) for every request together: bodies and what is derived from
+   * them (store/memory.ts). Past it the oldest finished, unpinned requests are released;
+   * a request alone over it stops growing. Applied at the next batch.
+   */
+  readonly memoryBudget: Signal<number>
+  /** Pins a request (the memory budget never releases it), or unpins it. */
+  pin(id: string, on: boolean): void
   readonly notes: ReadonlySignal<Note[]>
   /** Live capture as the shell reports it (off where the shell has none). */
   readonly live: ReadonlySignal<LiveState>
@@ -125,7 +135,14 @@ export interface PanelStore {
 export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | null, options: StoreOptions = {}): PanelStore {
   const now = options.now ?? defaultNow
   const defer = options.defer ?? defaultDefer
-  const batches = new Batches(options.schedule ?? defaultSchedule, () => backlogs.mergeSlices())
+  // each batch merges its share of large bodies, then keeps the requests within the memory budget
+  const batches = new Batches(options.schedule ?? defaultSchedule, () => {
+    const more = backlogs.mergeSlices()
+    recorder.enforceBudget(selection.id.peek())
+    return more
+  })
+  const memoryBudget = signal(options.memoryBudget ?? DEFAULT_MEMORY_BUDGET)
+  const unwatchBudget = memoryBudget.subscribe(() => batches.changed())
   const backlogs = new Backlogs(now, options.sliceBudgetMs ?? SLICE_BUDGET_MS, () => batches.changed())
   const notes = new Notes()
   const env: StoreEnv = {
@@ -136,7 +153,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     holds: (m) => !batches.disposed && recorder.models.get(m.request.id) === m,
     warn: (message) => notes.add('warning', message),
   }
-  const recorder = new Recorder(env, backlogs, options.maxBytesPerRequest ?? DEFAULT_MAX_BYTES)
+  const recorder = new Recorder(env, backlogs, options.maxBytesPerRequest ?? DEFAULT_MAX_BYTES, () => memoryBudget.peek())
   const filter = signal('')
   const hideDimmed = signal(false)
   const search = signal('')
@@ -165,6 +182,10 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     search,
     hideDimmed,
     preserveLog: signal(false),
+    memoryBudget,
+    pin(id, on) {
+      if (recorder.pin(id, on)) batches.changed()
+    },
     notes: notes.list,
     live,
     selectedId: selection.id,
@@ -206,6 +227,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     recordings: { get: (id) => recorder.get(id) },
     parts: { batches, recorder, selection, notes, live, comparisons },
     dispose() {
+      unwatchBudget()
       batches.disposed = true
       recorder.forgetAll()
     },

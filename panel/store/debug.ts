@@ -38,8 +38,9 @@ export class DebugCache {
     }
     if (this.done && this.done.merger === m.merger) return this.done.value
     const start = m.request.startedAt
-    const diagnostics = diagnoseMerger(m.merger, m.chunks, { startedAt: Number.isFinite(start) ? start : null })
-    const timing = timingOfMerger(m.merger, m.chunks, start)
+    const chunks = m.chunks()
+    const diagnostics = diagnoseMerger(m.merger, chunks, { startedAt: Number.isFinite(start) ? start : null })
+    const timing = timingOfMerger(m.merger, chunks, start)
     const times = timing.timesUnknown ? null : frameTimes(m.merger).map((t) => (t === null ? null : t - start))
     this.done = { merger: m.merger, value: { diagnostics, marks: marksOf(diagnostics), timing, times } }
     return this.done.value

@@ -1,12 +1,14 @@
-// One request as the store keeps it (the RequestModel): what arrived, kept for exports and for
-// merging again; the core merger that reads it (the panel runs the core, never a second
-// parser); where the request stands; and the caches built from the merger: the replies
+// One request as the store keeps it (the RequestModel): the core merger that reads its body
+// (the panel runs the core, never a second parser) and keeps it, once: the model holds only
+// where each chunk ended and when it arrived (`reads`), and exports, diagnostics and merging
+// again read the bytes back from the merger (chunks()); where the request stands; and the
+// caches built from the merger: the replies
 // (replies.ts), provenance (provenance-schedule.ts) and the frame list (frame-list.ts). Every
 // cache is valid for one merger: forcing a provider or transport restarts the model with a
 // new merger and empty caches, and the kept chunks are merged again.
 
 import { createMerger, type MergeOptions, type Merger, type Reply } from '../../src/library.js'
-import type { CapturedChunk, ForcedOptions } from '../../src/exchange/types.js'
+import type { ForcedOptions } from '../../src/exchange/types.js'
 import { urlHost, urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
 import type { BacklogOp } from './backlog.js'
@@ -40,10 +42,17 @@ export interface Closing {
 export class RequestModel {
   merger: Merger
   forced: ForcedOptions = {}
-  /** The body as kept (up to the per-request cap), in arrival order. */
-  readonly chunks: CapturedChunk[] = []
+  /**
+   * The chunks kept (up to the per-request cap), without their bytes: where each ends in the
+   * body (UTF-8 bytes; text counts as its UTF-8, as the merger keeps it) and when it arrived.
+   */
+  readonly reads: { ends: number[]; ts: Array<number | null> } = { ends: [], ts: [] }
   bytes = 0
+  /** What is derived from the body, as the memory budget last counted it (recording.ts enforceBudget). */
+  held: { frames: number; problems: number } = { frames: 0, problems: 0 }
   truncated = false
+  /** Pinned by the user: the memory budget never releases it. */
+  pinned = false
   /** Arrival time of the last chunk with one. */
   lastT: number | null = null
   state: RequestState = 'live'
@@ -74,6 +83,22 @@ export class RequestModel {
     this.search = new FrameScan(this, env)
     this.debug = new DebugCache(this)
     this.warn = (err) => env.warn(`request ${this.request.id}: ${String(err)}`)
+  }
+
+  /**
+   * The kept chunks, read back from the merger (views of its blocks; text as its UTF-8 bytes),
+   * with their arrival times: what exports, diagnostics and merging again read. Only what is
+   * merged is there: the caller merges any backlog first.
+   */
+  chunks(merger: Merger = this.merger): Array<{ data: Uint8Array; t: number | null }> {
+    const { ends, ts } = this.reads
+    const out: Array<{ data: Uint8Array; t: number | null }> = []
+    let start = 0
+    for (let i = 0; i < ends.length; i++) {
+      out.push({ data: merger.body(start, ends[i]!), t: ts[i]! })
+      start = ends[i]!
+    }
+    return out
   }
 
   /** Merges a piece of the body; a merger that throws becomes a note, and the panel goes on. */
@@ -160,6 +185,7 @@ export class RequestModel {
       source: request.source,
       done: reply.done,
       truncated: this.truncated,
+      pinned: this.pinned,
       forced: this.forced,
       incomplete: null,
       partialFrame,

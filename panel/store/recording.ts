@@ -1,7 +1,9 @@
 // Request recording: the capture events that carry a request and its body, applied to the
 // request models. Every chunk is kept, up to a cap per request, for the exports and for
-// merging again when a provider or transport is forced; a small chunk is merged where it
-// arrives, a large one (and what follows it) in slices, batch by batch (backlog.ts).
+// merging again when a provider or transport is forced: kept once, by the merger (model.ts
+// reads it back), the model noting only where each chunk ended and when; a small chunk is
+// merged where it arrives, a large one (and what follows it) in slices, batch by batch
+// (backlog.ts).
 
 import { utf8Length } from '../../src/library.js'
 import type { CaptureEvent, ForcedOptions } from '../../src/exchange/types.js'
@@ -10,6 +12,7 @@ import { urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
 import { LARGE_CHUNK, type Backlogs } from './backlog.js'
 import { RequestModel, type StoreEnv } from './model.js'
+import { costOf, formatBudget, mayGrow, releasedNote, toRelease, type Holding } from './memory.js'
 import type { ExportSource, Recordings } from './types.js'
 
 export class Recorder implements Recordings {
@@ -22,6 +25,8 @@ export class Recorder implements Recordings {
     private readonly backlogs: Backlogs,
     /** Body bytes kept per request. */
     private readonly maxBytes: number,
+    /** The memory budget for every request together (memory.ts); read when it applies, so it may change. */
+    private readonly budget: () => number,
   ) {}
 
   /** A large body of this request is being merged in slices. */
@@ -84,6 +89,47 @@ export class Recorder implements Recordings {
     this.env.changed()
   }
 
+  /** Pins a request (the memory budget keeps it) or unpins it; false when there is no such request. */
+  pin(id: string, on: boolean): boolean {
+    const m = this.models.get(id)
+    if (!m) return false
+    if (m.pinned === on) return true
+    m.pinned = on
+    this.touch(m)
+    return true
+  }
+
+  /** What the memory budget counts, request by request, oldest first. `selected` counts as pinned. */
+  holdings(selected: string | null): Holding[] {
+    const out: Holding[] = []
+    for (const id of this.order) {
+      const m = this.models.get(id)!
+      const { frames, problems } = m.held
+      out.push({ id, bytes: m.bytes, frames, problems, ended: m.state !== 'live' && !this.backlogs.merging(m), pinned: id === selected || m.pinned })
+    }
+    return out
+  }
+
+  /**
+   * Keeps every request within the memory budget (once per batch): what derived structures
+   * cost is brought up to date from each request's row, then the oldest ended, unpinned
+   * requests go until the rest fits, and a note says which. Returns the ids released.
+   */
+  enforceBudget(selected: string | null): string[] {
+    for (const m of this.models.values()) {
+      const row = m.row()
+      m.held = { frames: row.frames, problems: row.broken + row.streamErrors }
+    }
+    const budget = this.budget()
+    const released = toRelease(this.holdings(selected), budget)
+    if (released.length === 0) return released
+    const paths = released.map((id) => urlPath(this.models.get(id)!.request.url))
+    for (const id of released) this.remove(id)
+    this.env.warn(releasedNote(paths, budget))
+    return released
+  }
+
+
   /** Cancels all deferred work (the store is disposed). */
   forgetAll(): void {
     for (const m of this.models.values()) this.forget(m)
@@ -93,16 +139,18 @@ export class Recorder implements Recordings {
   force(id: string, forced: ForcedOptions): boolean {
     const m = this.models.get(id)
     if (!m) return false
+    this.backlogs.mergeNow(m)
+    // the body as the old merger kept it: views of its blocks, merged again by the new one
+    const chunks = m.chunks()
     this.backlogs.forget(m)
     m.restart(forced)
     // merge the kept chunks again: at once when small, else in slices like a large body
-    const total = m.chunks.reduce((n, c) => n + sizeOf(c.data), 0)
-    if (total <= LARGE_CHUNK) {
-      for (const c of m.chunks) m.push(c.data, c.t)
+    if (m.bytes <= LARGE_CHUNK) {
+      for (const c of chunks) m.push(c.data, c.t)
       if (m.state !== 'live') m.end()
       else if (m.closing) m.close()
     } else {
-      for (const c of m.chunks) this.backlogs.enqueue(m, { data: c.data, t: c.t, at: 0 })
+      for (const c of chunks) this.backlogs.enqueue(m, { data: c.data, t: c.t, at: 0 })
       if (m.state !== 'live' || m.closing) this.backlogs.enqueue(m, 'end')
     }
     this.touch(m)
@@ -118,7 +166,7 @@ export class Recorder implements Recordings {
     const merger = m.merger
     const source: ExportSource = {
       request: m.request,
-      chunks: m.chunks,
+      chunks: m.chunks(),
       expected,
       state: m.state,
       transport: expected.transport,
@@ -129,7 +177,7 @@ export class Recorder implements Recordings {
     return source
   }
 
-  /** Keeps a chunk (for exports and merging again); false when it went over the cap. */
+  /** Notes a chunk (the merger keeps its bytes, for exports and merging again); false when it went over the cap or the budget. */
   private keep(m: RequestModel, data: Uint8Array | string, t: number | null): boolean {
     if (m.truncated) return false
     const size = typeof data === 'string' ? utf8Length(data) : data.byteLength
@@ -138,8 +186,15 @@ export class Recorder implements Recordings {
       this.env.warn(`${urlPath(m.request.url)}: the body went over ${Math.round(this.maxBytes / 1048576)} MB; the rest was not kept`)
       return false
     }
+    const budget = this.budget()
+    if (!mayGrow({ bytes: m.bytes, ...m.held }, size, budget)) {
+      m.truncated = true
+      this.env.warn(`${urlPath(m.request.url)}: this request alone reached the memory budget (${formatBudget(budget)}, its body and what is derived from it, about ${formatBudget(costOf({ bytes: m.bytes, ...m.held }))}); the rest of its body was not kept`)
+      return false
+    }
     m.bytes += size
-    m.chunks.push({ data, t })
+    m.reads.ends.push(m.bytes)
+    m.reads.ts.push(t)
     if (t !== null) m.lastT = t
     return true
   }

@@ -37,8 +37,10 @@ export interface RequestRow {
   source: CapturedRequest['source']
   /** A terminal marker was seen. */
   done: boolean
-  /** The body went over the per-request cap: the rest was not kept. */
+  /** The body went over the per-request cap or the memory budget: the rest was not kept. */
   truncated: boolean
+  /** Pinned by the user: the memory budget never releases it (absent: not pinned). */
+  pinned?: boolean
   forced: ForcedOptions
   /** Why the stream is incomplete (cut, cancelled, no terminal event), in words; null when it is whole or still running. */
   incomplete: string | null
@@ -205,6 +207,8 @@ export interface StoreOptions {
   now?: () => number
   /** Body bytes kept per request; beyond it the rest is dropped, and that is said. */
   maxBytesPerRequest?: number
+  /** The memory budget for all requests together (store/memory.ts; default 512 MB); store.memoryBudget changes it. */
+  memoryBudget?: number
   /** Above this many frames, selecting a frame does not rewind the reply by itself. */
   autoScrubMaxFrames?: number
   /** Merging work per batch when a large body is merged in slices (ms). */

@@ -62,7 +62,7 @@ describe('panel store', () => {
       id: 'r1', method: 'POST', url: 'https://api.example.com/v1/chat/completions?x=r1', path: '/v1/chat/completions?x=r1',
       host: 'api.example.com', status: 200, provider: 'openai-chat', transport: 'sse', frames: 9, broken: 1, streamErrors: 0,
       bytes: new TextEncoder().encode(BODY).length, duration: 110, startedAt: T0, state: 'finished', cancelReason: null, source: 'live',
-      done: true, truncated: false, forced: {}, incomplete: null, partialFrame: null,
+      done: true, truncated: false, pinned: false, forced: {}, incomplete: null, partialFrame: null,
     }])
   })
 
