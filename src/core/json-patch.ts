@@ -91,8 +91,11 @@ export function parsePointer(pointer: string): { ok: true; tokens: string[] } | 
   if (raw.length > MAX_JSON_DEPTH) return fail('too-deep', `the path has more than ${MAX_JSON_DEPTH} levels`, pointer)
   const tokens: string[] = []
   for (const t of raw) {
-    if (/~(?![01])/.test(t)) return fail('bad-pointer', `"~" must be followed by 0 or 1 (in ${JSON.stringify(t)})`, pointer)
-    const token = t.replace(/~1/g, '/').replace(/~0/g, '~')
+    let token = t
+    if (t.includes('~')) {
+      if (/~(?![01])/.test(t)) return fail('bad-pointer', `"~" must be followed by 0 or 1 (in ${JSON.stringify(t)})`, pointer)
+      token = t.replace(/~1/g, '/').replace(/~0/g, '~')
+    }
     if (token === '__proto__') return fail('forbidden-member', 'the member name "__proto__" is refused', pointer)
     tokens.push(token)
   }

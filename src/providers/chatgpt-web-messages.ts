@@ -128,6 +128,7 @@ export class ReplyWriter {
       m.emitted = 0
       keep = 0
     }
+    if (m.kind !== 'hidden') this.announce(out)
     if (m.kind === 'tool-call' && m.toolKey < 0) this.openCall(out, m)
     if (m.kind !== 'hidden' && after.length > keep) this.write(out, m, after.slice(keep))
   }

@@ -202,11 +202,12 @@ class ChatgptWebMapper {
     const { doc, message } = channel
     const operation = leaf.has ? { op, path, value } : { op, path }
     if (message.tail !== null && path === message.tail && (op === 'append' || op === 'truncate')) {
-      const before = doc.textLength(path) ?? 0
+      // the hot path (most frames of a reply): no read of the text, no status read
+      const before = op === 'truncate' ? (doc.textLength(path) ?? 0) : 0
       if (!this.applied(out, doc, operation)) return
       if (op === 'append') this.writer.append(out, message, typeof value === 'string' ? value : '')
       else this.writer.truncate(out, message, message.emitted - (before - (doc.textLength(path) ?? 0)))
-      this.settle(message, doc)
+      this.pick(message)
       return
     }
     if (touchesText(path) && op !== 'test') {
@@ -218,7 +219,9 @@ class ChatgptWebMapper {
       this.settle(message, doc)
       return
     }
-    if (this.applied(out, doc, operation)) this.settle(message, doc)
+    if (!this.applied(out, doc, operation)) return
+    if (path.startsWith('/message/status') || path.startsWith('/message/metadata') || path === '/message') this.settle(message, doc)
+    else this.pick(message)
   }
 
   /** A new root on a channel: a new message of the turn, or the same message again (a snapshot). */
@@ -262,6 +265,10 @@ class ChatgptWebMapper {
     message.status = status.ok ? str(status.value) : null
     const type = doc.read('/message/metadata/finish_details/type')
     message.finishType = type.ok ? str(type.value) : null
+    this.pick(message)
+  }
+
+  private pick(message: TrackedMessage): void {
     if (message.kind === 'content' || (message.kind !== 'hidden' && (this.answer === null || this.answer.kind !== 'content'))) this.answer = message
   }
 
