@@ -190,7 +190,7 @@ export class RequestModel {
       incomplete: null,
       partialFrame,
     }
-    row.incomplete = incompleteReason(row, reply.transport)
+    row.incomplete = incompleteReason(row, reply.transport, noStore(request))
     this.rowCache = { rev: this.rev, row }
     return row
   }
@@ -223,8 +223,15 @@ export function mergeOptions(request: CapturedRequest, forced: ForcedOptions): M
   return o
 }
 
+export const NO_STORE_NO_BODY = 'no body: the server sent Cache-Control: no-store; Chrome kept no body: turn on Live and reload'
+
+/** The response said Cache-Control: no-store. */
+function noStore(request: CapturedRequest): boolean {
+  return request.responseHeaders.some((h) => h.name.toLowerCase() === 'cache-control' && /(^|[\s,])no-store($|[\s,;=])/i.test(h.value))
+}
+
 /** Why a stream that ended is not whole, in words (the request list's mark, on hover); null when it is whole, or still running. */
-export function incompleteReason(row: RequestRow, transport: string): string | null {
+export function incompleteReason(row: RequestRow, transport: string, noStoreSent = false): string | null {
   if (row.truncated) return 'cut: the body went over the size kept per request; the rest was not kept'
   if (row.state === 'live' || row.done) return null
   if (row.state === 'cancelled') {
@@ -234,6 +241,9 @@ export function incompleteReason(row: RequestRow, transport: string): string | n
   }
   // a body that is not a stream at all is not an incomplete stream: the panel shows its raw text
   if (row.frames === 0 && row.bytes > 0 && transport === 'unknown') return null
+  // Chrome keeps no body of a Cache-Control: no-store response for the devtools network API
+  // (the HAR path); live capture reads the bytes as they arrive
+  if (row.frames === 0 && row.bytes === 0 && row.source === 'har' && noStoreSent) return NO_STORE_NO_BODY
   if (row.frames === 0) return 'no frames: the body ended empty'
   return "no terminal event: the body ended before the provider's end marker ([DONE], message_stop, response.completed, done:true, a finish reason); it may have been cut"
 }

@@ -1,7 +1,7 @@
 // Command-line arguments → a command, or a one-line usage error. Pure: no I/O.
 
 import { parseArgs } from 'node:util'
-import { PROVIDER_IDS, type MergeOptions, type ProviderId, type Transport } from '../library.js'
+import { PROVIDER_IDS, type LibraryMergeOptions as MergeOptions, type ProviderId, type Transport } from '../library.js'
 
 export const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream']
 
@@ -17,6 +17,8 @@ export interface StreamArgs {
   options: MergeOptions
   /** --entry: the n-th streaming entry of a HAR, counted from 1; null when not given. */
   entry: number | null
+  /** --rules: a rules file to read the stream with (main reads it into options.rules); absent when not given. */
+  rulesFile?: string
 }
 
 export type Command =
@@ -65,7 +67,10 @@ Options:
   -t, --transport <t>     force the framing: ${TRANSPORTS.join(', ')}
   --content-type <type>   the response's Content-Type (helps detect the framing)
   --url <url>             the request URL (helps detect the provider)
-                          (these four win over what a fixture or HAR recorded)
+  --rules <file>          read the stream with user rules (JSON; README "Reading any
+                          stream with rules"): they name where the text, reasoning,
+                          tool calls, finish reason and end are, for any JSON frames
+                          (these five win over what a fixture or HAR recorded)
   -h, --help              this help
   -v, --version           the version
 
@@ -87,6 +92,7 @@ const OPTIONS = {
   transport: { type: 'string', short: 't' },
   'content-type': { type: 'string' },
   url: { type: 'string' },
+  rules: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -134,7 +140,9 @@ export function parseCliArgs(argv: readonly string[]): Parsed {
     }
     entry = Number(values.entry)
   }
-  const base: StreamArgs = { file, json: values.json === true, options, entry }
+  if (values.rules !== undefined && values.rules === '') return usage('--rules needs a FILE (a rules JSON file)')
+  if (values.rules !== undefined && values.rules === '-' && file === '-') return usage('--rules and FILE cannot both be stdin')
+  const base: StreamArgs = { file, json: values.json === true, options, entry, ...(values.rules !== undefined ? { rulesFile: values.rules } : {}) }
 
   if (name === 'check') {
     if (values.against === undefined) return usage('check: missing --against RESULT (the client\'s result: a JSON file or text)')

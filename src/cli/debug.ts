@@ -3,7 +3,7 @@
 // loads only the part of the debugger it uses.
 
 import { toFixture, type Fixture, type Recording } from '../exchange/index.js'
-import { createMerger, type MergeOptions, type Merger, type Reply } from '../library.js'
+import { createMerger, type LibraryMergeOptions as MergeOptions, type Merger, type Reply } from '../library.js'
 import type { StreamArgs } from './args.js'
 import { readText, type Output } from './io.js'
 import { toJson } from './json.js'
@@ -90,7 +90,7 @@ function replay(recording: Recording, retainBody = true): { merger: Merger; repl
 }
 
 function hasFlags(flags: MergeOptions): boolean {
-  return flags.provider !== undefined || flags.transport !== undefined || flags.contentType !== undefined || flags.url !== undefined
+  return flags.provider !== undefined || flags.transport !== undefined || flags.contentType !== undefined || flags.url !== undefined || flags.rules !== undefined
 }
 
 /** RESULT: JSON (an object, an array or a string) when it parses as such, else its text as choice 0's content. */

@@ -4,10 +4,11 @@
 // Exit 2 on bad usage or unreadable input (one line on stderr); else per command (see HELP).
 
 import { createMerger, type Merger } from '../library.js'
-import type { MergeOptions, Reply } from '../library.js'
+import type { LibraryMergeOptions as MergeOptions, Reply } from '../library.js'
 import { HELP, parseCliArgs, type StreamArgs } from './args.js'
 import { streamDetails, type StreamDetails } from './details.js'
 import { InputError, Output, packageVersion, readChunks } from './io.js'
+import { readRulesFile } from './rules-file.js'
 import { toJson } from './json.js'
 import { frameJson, renderFrameRow, renderFramesHeader, renderReply, renderSummary, type ReplyView } from './render.js'
 import { openSource, recordingOptions, timedChunks, withFlags, type Source } from './source.js'
@@ -22,6 +23,7 @@ async function run(argv: readonly string[]): Promise<number> {
   if (command.kind === 'version') { await out.write(packageVersion() + '\n'); return 0 }
   const style = wantsColor(process.stdout.isTTY, process.env) ? ANSI : PLAIN
   try {
+    if (command.rulesFile !== undefined) command.options.rules = await readRulesFile(command.rulesFile)
     const source = await openSource(command.file, command.entry)
     if (source.kind !== 'raw') {
       for (const w of source.warnings) process.stderr.write(`deltascope: warning: ${w.replace(/\s*[\r\n]+\s*/g, ' ')}\n`)

@@ -3,7 +3,7 @@
 // HAR entry is a Recording: its chunks with their times, its URL, its Content-Type and the
 // provider or framing the panel forced, all of which the replay uses.
 
-import type { MergeOptions } from '../library.js'
+import type { LibraryMergeOptions as MergeOptions } from '../library.js'
 import { importBytes, parseFixture, type Fixture, type Recording } from '../exchange/index.js'
 import { InputError, nextChunk, openInput, readChunks } from './io.js'
 
@@ -98,9 +98,10 @@ export function withFlags(recording: Recording, flags: MergeOptions): Recording 
   const forced = { ...recording.forced }
   if (flags.provider !== undefined) forced.provider = flags.provider
   if (flags.transport !== undefined) forced.transport = flags.transport
+  if (flags.rules !== undefined) forced.rules = flags.rules
   const out: Recording = { request, chunks: recording.chunks }
   if (recording.expected !== undefined && !changes(recording, flags)) out.expected = recording.expected
-  if (forced.provider !== undefined || forced.transport !== undefined) out.forced = forced
+  if (forced.provider !== undefined || forced.transport !== undefined || forced.rules !== undefined) out.forced = forced
   return out
 }
 
@@ -109,6 +110,7 @@ function changes(recording: Recording, flags: MergeOptions): boolean {
     || (flags.contentType !== undefined && flags.contentType !== recording.request.contentType)
     || (flags.provider !== undefined && flags.provider !== recording.forced?.provider)
     || (flags.transport !== undefined && flags.transport !== recording.forced?.transport)
+    || (flags.rules !== undefined && JSON.stringify(flags.rules) !== JSON.stringify(recording.forced?.rules))
 }
 
 /** The merge options a replay of the recording uses (as a fixture's replay does). */
@@ -118,6 +120,7 @@ export function recordingOptions(recording: Recording): MergeOptions {
   if (recording.request.contentType !== null) options.contentType = recording.request.contentType
   if (recording.forced?.provider !== undefined) options.provider = recording.forced.provider
   if (recording.forced?.transport !== undefined) options.transport = recording.forced.transport
+  if (recording.forced?.rules !== undefined) options.rules = recording.forced.rules
   return options
 }
 

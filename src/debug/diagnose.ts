@@ -35,6 +35,7 @@ export function recordingMergeOptions(recording: Recording): LibraryMergeOptions
   if (recording.request.contentType) options.contentType = recording.request.contentType
   if (recording.forced?.provider) options.provider = recording.forced.provider
   if (recording.forced?.transport) options.transport = recording.forced.transport
+  if (recording.forced?.rules) options.rules = recording.forced.rules
   return options
 }
 

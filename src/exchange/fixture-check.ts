@@ -1,7 +1,7 @@
 // The fixture's field checker (parseFixture in fixture.ts): every field read with its type
 // checked, and an error that names the field and what it got.
 
-import { PROVIDER_IDS } from '../library.js'
+import { checkRules, PROVIDER_IDS, RULES_PROVIDER_ID } from '../library.js'
 import type { Reply, Transport } from '../library.js'
 import { base64Decode } from './bytes.js'
 import type { Redaction } from './redact.js'
@@ -111,10 +111,15 @@ export class Checker {
   }
 
   forced(f: unknown): ForcedOptions {
-    if (!isObject(f)) this.fail('forced', 'an object {provider?, transport?}', f)
+    if (!isObject(f)) this.fail('forced', 'an object {provider?, transport?, rules?}', f)
     const out: ForcedOptions = {}
     if (f.provider !== undefined) out.provider = this.oneOf(f.provider, PROVIDER_IDS, 'forced.provider')
     if (f.transport !== undefined) out.transport = this.oneOf(f.transport, TRANSPORTS, 'forced.transport')
+    if (f.rules !== undefined) {
+      const check = checkRules(f.rules)
+      if (!check.ok) throw new FixtureError(`forced.rules: ${check.errors.join('; ')}`)
+      out.rules = check.rules
+    }
     return out
   }
 
@@ -144,7 +149,8 @@ export class Checker {
   reply(r: unknown, path: string): Reply {
     if (!isObject(r)) this.fail(path, 'the Reply object', r)
     const transport = this.oneOf(r.transport, TRANSPORTS, `${path}.transport`)
-    const provider = this.oneOf(r.provider, PROVIDER_IDS, `${path}.provider`)
+    // a stream read with user rules names the provider "rules"
+    const provider = this.oneOf(r.provider, [...PROVIDER_IDS, RULES_PROVIDER_ID], `${path}.provider`)
     const done = this.boolean(r, 'done', path)
     const frameCount = r.frameCount
     if (!Number.isInteger(frameCount) || (frameCount as number) < 0) this.fail(`${path}.frameCount`, 'a whole number', frameCount)

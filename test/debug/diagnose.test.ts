@@ -376,6 +376,7 @@ describe('diagnose: the repository fixtures', () => {
   const asRecording = (f: (typeof fixtures)[number], reads: Array<[Uint8Array, number | null]>): Recording => {
     const r = recording(reads, { url: f.options.url ?? '', contentType: f.options.contentType ?? null })
     if (f.options.provider || f.options.transport) r.forced = { ...(f.options.provider ? { provider: f.options.provider } : {}), ...(f.options.transport ? { transport: f.options.transport } : {}) }
+    if (f.options.rules) r.forced = { ...r.forced, rules: f.options.rules }
     return r
   }
 

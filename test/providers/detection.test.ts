@@ -13,7 +13,8 @@ describe('detection across every provider\'s fixtures', () => {
   for (const f of fixtures) {
     const own = f.name.slice(0, f.name.indexOf('/'))
     it(`${f.name}: no frame is claimed by another provider, and the stream names ${own}`, () => {
-      const m = createMerger({ transport: f.options.transport })
+      // a stream read with user rules (test/fixtures/rules) is claimed by no built-in adapter, and the rules are forced
+      const m = createMerger({ transport: f.options.transport, ...(f.options.rules ? { rules: f.options.rules } : {}) })
       m.push(f.wire)
       m.end()
       for (const frame of m.frames()) {
@@ -21,7 +22,7 @@ describe('detection across every provider\'s fixtures', () => {
         const by = defaultRegistry.recognize({ seq: frame.seq, event: frame.event, json: frame.json })
         if (by !== null) expect(`frame ${frame.seq}: ${by.id}`).toBe(`frame ${frame.seq}: ${own}`)
       }
-      expect(m.providerChoice()).toEqual({ id: own, reason: 'frames' })
+      expect(m.providerChoice()).toEqual({ id: own, reason: own === 'rules' ? 'forced' : 'frames' })
     })
   }
 })

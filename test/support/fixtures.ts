@@ -4,7 +4,7 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { MergeOptions, Reply } from '../../src/index.js'
+import type { LibraryMergeOptions as MergeOptions, Reply } from '../../src/index.js'
 
 export interface FixtureCase {
   /** `<provider folder>/<wire file>`, e.g. "anthropic/usage-merged.sse". */
@@ -25,7 +25,7 @@ export interface LoadOptions {
 }
 
 export const FIXTURES_DIR = new URL('../fixtures/', import.meta.url).pathname
-const WIRE = /\.(sse|ndjson|jsonl|json|txt)$/
+const WIRE = /\.(sse|ndjson|jsonl|json|txt|bin)$/
 
 export function loadFixtures(options: LoadOptions = {}): FixtureCase[] {
   const out: FixtureCase[] = []
