@@ -46,6 +46,7 @@ export function RequestRowView({ row, firstStart, selected, onSelect, onMenu }: 
         )}
         <span class="ds-method">{row.method}</span>
         <MiddleEllipsis class="ds-path" text={row.path} tail={20} />
+        {row.pinned && <span class="ds-pinned" data-testid="request-pinned" title="Pinned: the memory budget keeps it" aria-label="pinned" role="img">📌</span>}
         {row.source === 'import' && <span class="ds-imported" data-testid="request-imported" title="Imported from a file dropped on the panel">imported</span>}
       </div>
       <div class="ds-request-meta">

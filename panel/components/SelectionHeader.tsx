@@ -5,6 +5,7 @@ import { formatBytes, formatDuration } from '../format.js'
 import { usePanel } from '../context.js'
 import { ExportBar } from './ExportBar.js'
 import { ForceSelect } from './ForceSelect.js'
+import { PinToggle } from './MemoryBudget.js'
 import { MiddleEllipsis } from './MiddleEllipsis.js'
 
 export function SelectionHeader() {
@@ -26,6 +27,7 @@ export function SelectionHeader() {
         <span class={`ds-state-${row.state}`} data-testid="request-state">{row.state}</span>
         {row.incomplete && <span class="ds-badge warn" title={row.incomplete}>incomplete</span>}
         <ForceSelect />
+        <PinToggle id={view.id} pinned={row.pinned === true} />
       </div>
       <ExportBar />
     </div>

@@ -4,6 +4,7 @@
 import type { RefObject } from 'preact'
 import { useState } from 'preact/hooks'
 import { usePanel } from '../context.js'
+import { MemoryBudgetSelect } from './MemoryBudget.js'
 
 export function Toolbar({ filterRef }: { filterRef: RefObject<HTMLInputElement> }) {
   const { store, shell, ui } = usePanel()
@@ -58,6 +59,7 @@ export function Toolbar({ filterRef }: { filterRef: RefObject<HTMLInputElement> 
           Live
         </label>
       )}
+      <MemoryBudgetSelect />
       <button type="button" class="ds-button" data-testid="clear" title="Remove every request and note" onClick={() => { store.clear(); store.clearNotes() }}>Clear</button>
       <span class="ds-spacer" />
       <span class="ds-status" role="status">{ui.status.value}</span>
