@@ -1,4 +1,5 @@
-// Every fixture under test/fixtures/<provider>/ is a wire file (.sse, .ndjson, .json, .txt)
+// Every fixture under test/fixtures/<provider>/ is a wire file (.sse, .ndjson, .json, .txt, or
+// .bin for a binary body such as an AWS event stream)
 // beside `<name>.expected.json` holding the exact Reply. merge() must produce it exactly,
 // from the whole body and from the bytes pushed one by one.
 

@@ -12,7 +12,7 @@
 // next message, since the prelude's length was checked by its own CRC. A prelude whose CRC
 // does not match, or whose lengths are impossible, cannot say where the next message starts:
 // reading stops there and the rest of the body is one invalid frame. A body that ends inside
-// a message makes that message an invalid, unterminated frame.
+// a message makes what arrived of it an invalid frame.
 
 import { crc32 } from './crc32.js'
 import type { RawFrame } from './framing.js'
@@ -134,7 +134,8 @@ export function createEventStreamSplitter(frame: (f: RawFrame) => void): ByteSpl
       const message = rest.length < PRELUDE
         ? `truncated message at byte ${at}: the body ended ${rest.length} bytes into its 12-byte prelude`
         : `truncated message at byte ${at}: the body ended after ${rest.length} of its ${readUint32(rest, 0)} bytes`
-      frame({ start: at, end: at + rest.length, line: messageNo + 1, event: null, id: null, retry: null, data: '', unterminated: true, problems: null, raw: hexPreview(rest.subarray(0, PREVIEW), rest.length), failure: { message, position: 0 } })
+      // not flagged unterminated: that diagnostic speaks of SSE's blank line; the error says it all
+      frame({ start: at, end: at + rest.length, line: messageNo + 1, event: null, id: null, retry: null, data: '', unterminated: false, problems: null, raw: hexPreview(rest.subarray(0, PREVIEW), rest.length), failure: { message, position: 0 } })
     },
   }
 }

@@ -1,4 +1,4 @@
-// The one walker of the wire fixtures: test/fixtures/<provider>/<name>.<sse|ndjson|jsonl|json|txt>
+// The one walker of the wire fixtures: test/fixtures/<provider>/<name>.<sse|ndjson|jsonl|json|txt|bin>
 // beside <name>.expected.json = {description, options?, reply}. Every suite that reads the
 // fixture folder reads it through loadFixtures().
 
