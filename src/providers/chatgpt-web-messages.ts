@@ -68,7 +68,7 @@ export function describe(doc: JsonPatchDocument): Pick<TrackedMessage, 'id' | 'k
     const n = doc.sizeAt('/message/content/thoughts')
     return { id, kind: 'reasoning', label: 'thoughts', tail: n > 0 ? `/message/content/thoughts/${n - 1}/content` : null }
   }
-  if (type === null || !TEXT_TYPES.has(type)) return { id, kind: 'hidden', label: `${type ?? 'untyped'} content`, tail: null }
+  if (type === null || !TEXT_TYPES.has(type)) return { id, kind: 'hidden', label: `messages of content type ${type ?? '(none)'}`, tail: null }
   const tail = type === 'code' || doc.typeAt('/message/content/text') === 'string' && doc.typeAt('/message/content/parts') !== 'array' ? '/message/content/text' : lastPart(doc)
   if (recipient !== 'all') return { id, kind: 'tool-call', label: recipient, tail }
   return { id, kind: str(read('/message/channel')) === 'analysis' ? 'reasoning' : 'content', label: type, tail }
