@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { createMerger, merge } from '../../src/index.js'
+import { createMerger, merge, PROVIDER_IDS } from '../../src/index.js'
 import type { Reply } from '../../src/index.js'
 import { base64Encode, utf8Encode } from '../../src/exchange/bytes.js'
 import {
@@ -230,7 +230,7 @@ describe('parseFixture: clear errors', () => {
     ['chunk with both', mutate((o) => { o.chunks[0].base64 = 'AA==' }), 'chunks[0]: expected exactly one of "text" and "base64", got both'],
     ['chunk with neither', mutate((o) => { o.chunks[2] = { t: 1 } }), 'chunks[2]: expected exactly one of "text" and "base64", got neither'],
     ['no expected', mutate((o) => { delete o.expected }), 'expected: expected the Reply object, got nothing'],
-    ['bad provider', mutate((o) => { o.expected.provider = 'openai' }), 'expected.provider: expected one of "lobechat", "anthropic", "openai-responses", "gemini", "ollama", "ai-sdk", "cohere", "ag-ui", "openai-chat", "generic", got "openai"'],
+    ['bad provider', mutate((o) => { o.expected.provider = 'openai' }), `expected.provider: expected one of ${[...PROVIDER_IDS, 'rules'].map((p) => JSON.stringify(p)).join(', ')}, got "openai"`],
     ['bad content', mutate((o) => { o.expected.choices[0].content = null }), 'expected.choices[0].content: expected a string, got null'],
     ['bad tool call', mutate((o) => { o.expected.choices[0].toolCalls = [{ index: 0 }] }), 'expected.choices[0].toolCalls[0].parsedArguments: expected a value or null, got nothing'],
     ['bad meta.tool', mutate((o) => { o.meta.tool = 'other' }), 'meta.tool: expected "deltascope", got "other"'],
