@@ -1,9 +1,17 @@
-// Builds the browser extension: `npm run build:ext` → dist/chrome/ (load it unpacked in
-// chrome://extensions) and dist/firefox/ (about:debugging → Load Temporary Add-on, or
-// `web-ext run`). Two bundles from the same sources, differing in their manifest and their
-// background: Chrome's service worker holds live.ts (chrome.debugger), Firefox's background
-// script holds live-firefox.ts (webRequest.filterResponseData); neither ships the other's
-// browser-only API. The devtools page and the panel are the same code in both.
+// Builds the browser extension: `npm run build:ext` → dist/chrome/ and dist/chrome-live/ (load
+// one unpacked in chrome://extensions) and dist/firefox/ (about:debugging → Load Temporary
+// Add-on, or `web-ext run`). Two bundles from the same sources, differing in their manifest and
+// their background: Chrome's service worker holds live.ts (chrome.debugger), Firefox's
+// background script holds live-firefox.ts (webRequest.filterResponseData); neither ships the
+// other's browser-only API. The devtools page and the panel are the same code in both.
+//
+// Least privilege (README "What each permission is for"): dist/chrome asks for no permission
+// at all (the devtools network API needs none), so installing it shows no warning; it captures
+// every stream when it finishes. Live capture needs `debugger`, which Chromium refuses as an
+// optional permission (dropped from optional_permissions; permissions.request then fails with
+// "Only permissions specified in the manifest may be requested": seen in Chromium 156), so it
+// cannot be asked for when the user turns Live on. It ships as a second package instead,
+// dist/chrome-live: the same files, its manifest named "Deltascope Live" with `debugger`.
 //
 // DELTASCOPE_BROWSER=firefox builds the Firefox bundle alone. With DELTASCOPE_PROBE_URL (and
 // DELTASCOPE_FIREFOX_OUT, then required) it is the Firefox test's own build, whose panel
@@ -17,7 +25,8 @@
 // never passes that prop (captured text is rendered as text only, and a test scans the UI
 // sources for innerHTML), so the line never runs, and it is Preact's code, not ours to patch.
 
-import { resolve } from 'node:path'
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin'
 import preact from '@preact/preset-vite'
@@ -26,19 +35,20 @@ import manifest from './manifest.json' with { type: 'json' }
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url))
 const CHROME_OUT = resolve(ROOT, 'dist/chrome')
+const CHROME_LIVE_OUT = resolve(ROOT, 'dist/chrome-live')
 const FIREFOX_OUT = resolve(ROOT, 'dist/firefox')
 export const GECKO_ID = 'deltascope@deltascope.dev'
 
 /**
  * The Firefox manifest: `background.scripts` (Firefox MV3 has no service worker), a gecko id,
- * and live capture's permissions (Firefox's only; Chrome's manifest.json has `debugger`):
+ * and live capture's permissions (Firefox's only; Chrome's Live package has `debugger`):
  * webRequest + webRequestBlocking + webRequestFilterResponse and the host permission they
  * need. Firefox lets the user withhold MV3 host permissions; live-firefox.ts then says so.
  * `data_collection_permissions` is required of new Firefox add-ons (Deltascope collects
  * nothing); it needs Firefox 140 and Firefox for Android 142, or lint warns.
  */
 export function firefoxManifest(): Record<string, unknown> {
-  const { minimum_chrome_version: _chrome, permissions: _permissions, background: _background, ...common } = manifest
+  const { minimum_chrome_version: _chrome, background: _background, ...common } = manifest
   return {
     ...common,
     background: { scripts: ['src/capture/background-firefox.ts'], type: 'module' },
@@ -48,6 +58,42 @@ export function firefoxManifest(): Record<string, unknown> {
       gecko: { id: GECKO_ID, strict_min_version: '140.0', data_collection_permissions: { required: ['none'] } },
       gecko_android: { strict_min_version: '142.0' },
     },
+  }
+}
+
+/** The permissions of Chrome's baseline package: none (manifest.json declares none). */
+export function chromeManifest(): Record<string, unknown> {
+  return { ...manifest }
+}
+
+/**
+ * Chrome's Live package: the baseline's manifest, renamed, with the one permission live capture
+ * needs (chrome.debugger, which implies access to every page's content and network: Chrome
+ * warns "Read and change all your data on all websites" at install).
+ */
+export function chromeLiveManifest(built: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...built,
+    name: 'Deltascope Live',
+    // Chrome's limit is 132 characters
+    description: 'Shows streamed LLM replies (SSE / NDJSON) frame by frame while they arrive (live capture: the debugger permission).',
+    permissions: ['debugger'],
+  }
+}
+
+/** After the Chrome bundle, the Live package: a copy of it whose manifest adds `debugger`. */
+function alsoChromeLive(): Plugin {
+  return {
+    name: 'deltascope:chrome-live',
+    apply: 'build',
+    // after every other plugin has finished writing dist/chrome
+    closeBundle: { order: 'post', sequential: true, handler() {
+      rmSync(CHROME_LIVE_OUT, { recursive: true, force: true })
+      cpSync(CHROME_OUT, CHROME_LIVE_OUT, { recursive: true })
+      const path = join(CHROME_LIVE_OUT, 'manifest.json')
+      const built = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
+      writeFileSync(path, JSON.stringify(chromeLiveManifest(built), null, 2))
+    } },
   }
 }
 
@@ -108,7 +154,7 @@ function config(): InlineConfig {
   if (probeUrl !== '') throw new Error('DELTASCOPE_PROBE_URL is for the Firefox test build (DELTASCOPE_BROWSER=firefox)')
   return {
     ...common(CHROME_OUT, ''),
-    plugins: [preact(), crx({ manifest: manifest as ManifestV3Export }), alsoFirefox()],
+    plugins: [preact(), crx({ manifest: chromeManifest() as unknown as ManifestV3Export }), alsoChromeLive(), alsoFirefox()],
   }
 }
 

@@ -1,5 +1,5 @@
 // The PanelShell for the DevTools panel: capture events come from the hub (the devtools page)
-// over a BroadcastChannel, live mode asks the hub (in Chrome after confirming the `debugger`
+// over a BroadcastChannel, live mode asks the hub (in Chrome's Live package after confirming the `debugger`
 // permission; in Firefox the background checks its host permission and says what is missing),
 // the theme follows DevTools.
 
@@ -122,7 +122,13 @@ export function createDevtoolsShell(): PanelShell {
   }
 
   const live = liveApi()
-  if (live !== null) {
+  if (live === null) {
+    // Chrome's baseline package: the toggle is there, and says where live capture is
+    shell.live = {
+      enabled: () => false,
+      setEnabled: (enabled) => Promise.resolve(enabled ? { ok: false, message: NO_LIVE_IN_THIS_PACKAGE } : { ok: true }),
+    }
+  } else {
     shell.live = {
       enabled: () => liveOn,
       setEnabled(enabled) {
@@ -145,12 +151,17 @@ export function createDevtoolsShell(): PanelShell {
   return shell
 }
 
+/** What the Live toggle says in Chrome's baseline package, which asks for no permission. */
+export const NO_LIVE_IN_THIS_PACKAGE =
+  'Live capture needs the "debugger" permission, which this package does not ask for: install the Deltascope Live package (dist/chrome-live) for it. Streams are still captured when they finish.'
+
 /**
- * Which live capture the build's manifest grants, if any: `debugger` (the Chrome build) or
- * `webRequestFilterResponse` (the Firefox build). Chromium refuses `debugger` in
- * optional_permissions, so the Chrome manifest declares it as required; the toggle still goes
- * through permissions.request, which resolves true for it at once. Firefox gives a DevTools
- * panel no permissions API: its background checks the host permission when live capture starts.
+ * Which live capture the build's manifest grants, if any: `debugger` (Chrome's Live package) or
+ * `webRequestFilterResponse` (the Firefox build); null in Chrome's baseline package, which
+ * declares no permission. Chromium refuses `debugger` in optional_permissions, so the Live
+ * package declares it as required; the toggle still goes through permissions.request, which
+ * resolves true for it at once. Firefox gives a DevTools panel no permissions API: its
+ * background checks the host permission when live capture starts.
  */
 function liveApi(): 'debugger' | 'filterResponseData' | null {
   const m = browser.runtime.getManifest()

@@ -145,10 +145,16 @@ export function startHub(): void {
     }
     const end = Number.isFinite(entry.time) ? startedAt + entry.time : null
     emit({ type: 'request', request })
-    if (body.kind === 'none') {
-      const why = entry._resourceType === 'eventsource'
-        ? 'Chrome does not reliably give EventSource bodies to extensions; turn on live mode or use fetch.'
-        : 'DevTools returned no body for it.'
+    const sentNoStore = noStore(entry.response.headers)
+    const empty = body.kind === 'none' || (body.kind === 'bytes' ? body.bytes.byteLength === 0 : body.text.length === 0)
+    // an empty body is a body (a stream that sent nothing); a no-store one is more likely one Chrome did not keep
+    if (body.kind === 'none' || (empty && sentNoStore)) {
+      // the row says so too (panel/store/model.ts incompleteReason), with the same words
+      const why = sentNoStore
+        ? 'the server sent Cache-Control: no-store; Chrome kept no body: turn on Live and reload.'
+        : entry._resourceType === 'eventsource'
+          ? 'Chrome does not reliably give EventSource bodies to extensions; turn on live mode or use fetch.'
+          : 'DevTools returned no body for it.'
       emit({ type: 'note', level: 'warning', message: `No body for ${entry.request.method} ${entry.request.url}: ${why}` })
     } else if (body.kind === 'bytes') {
       // the body arrives whole, after the end: when its frames came is unknown (t null), so
@@ -274,6 +280,11 @@ export function startHub(): void {
       }
     }
   }
+}
+
+/** The response said Cache-Control: no-store (Chrome then may keep no body for getContent). */
+function noStore(list: ReadonlyArray<{ name: string; value: string }>): boolean {
+  return list.some((h) => h.name.toLowerCase() === 'cache-control' && /(^|[\s,])no-store($|[\s,;=])/i.test(h.value))
 }
 
 function headers(list: ReadonlyArray<{ name: string; value: string }> | undefined): Header[] {

@@ -1,11 +1,13 @@
-// The panel page: the shared Preact UI mounted on the DevTools shell.
+// The panel page: the shared Preact UI mounted on the DevTools shell. Files dropped on it (a
+// HAR, a fixture, a raw stream) are imported beside the captured requests (panel/drop.ts).
 
+import { acceptDroppedFiles } from '../../panel/drop.js'
 import { mountPanel } from '../../panel/mount.js'
 import { createDevtoolsShell } from './devtools-shell.js'
 
 const root = document.getElementById('app')
 if (!root) throw new Error('panel.html has no #app')
-mountPanel(root, createDevtoolsShell())
+mountPanel(root, createDevtoolsShell(), { onStore: (store) => acceptDroppedFiles(root, store) })
 
 // Test builds only: report what the panel shows (test-probe.ts). '' in shipped builds, so the
 // bundler drops this branch and the probe module with it.
