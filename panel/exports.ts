@@ -1,12 +1,15 @@
 // The export actions of the panel: each turns the selected request into a file (or a
 // command) with src/exchange, and hands it to the shell. Credentials are redacted unless the
-// user ticked "include credentials".
+// user ticked "include credentials", by the defaults and the user's list (store/redaction.ts),
+// in every export: the files say what they removed (fixture meta.redactions, the HAR entry's
+// comment), and the message after each export says it too (the raw body and cURL have no room).
 
 import { exportFileName } from '../src/exchange/filename.js'
 import { fixtureToJson, toFixture } from '../src/exchange/fixture.js'
 import { toCurl } from '../src/exchange/curl.js'
 import { toHar } from '../src/exchange/har.js'
 import { toJsonLines, toRawBody } from '../src/exchange/raw.js'
+import { NO_RULES, redactRecording, userRules, type RedactionRules, type Redaction } from '../src/exchange/redact.js'
 import { toTestFile } from '../src/exchange/testfile.js'
 import { plural } from './format.js'
 import type { PanelShell } from './shell.js'
@@ -23,42 +26,61 @@ export const EXPORT_ACTIONS: ReadonlyArray<{ id: ExportAction; label: string; ti
   { id: 'curl', label: 'Copy as cURL', title: 'A curl command that repeats the request (copied)' },
 ]
 
-/** Runs one export; returns what to tell the user. */
-export async function runExport(action: ExportAction, source: ExportSource, shell: PanelShell, includeCredentials: boolean): Promise<string> {
-  const options = { includeCredentials }
+/** Runs one export; returns what to tell the user. `rules`: the user's redaction list, beside the defaults. */
+export async function runExport(
+  action: ExportAction, source: ExportSource, shell: PanelShell, includeCredentials: boolean, rules: RedactionRules = NO_RULES,
+): Promise<string> {
+  const options = { includeCredentials, redactNames: rules.names, redactValues: rules.values, redactPatterns: rules.patterns }
+  const listed = userRules(options)
   const { request } = source
-  const redacted = includeCredentials ? ' (with credentials)' : ''
+  // what this export removes, for the message (the exporters below redact the same way on their own)
+  const redaction = redactRecording(source, { includeCredentials, ...listed })
+  /** What to say of the redaction, of the parts this export holds. */
+  const told = (holds: (r: Redaction) => boolean = () => true) =>
+    (includeCredentials ? ' (with credentials)' : removed(redaction.redactions.filter(holds)))
   switch (action) {
     case 'fixture': {
-      const name = exportFileName(request, 'fixture')
+      const name = exportFileName(request, 'fixture', listed)
       shell.save(name, 'application/json', fixtureToJson(toFixture(source, options)))
-      return `Saved ${name}${redacted}`
+      return `Saved ${name}${told()}`
     }
     case 'test': {
-      const name = exportFileName(request, 'test')
+      const name = exportFileName(request, 'test', listed)
       shell.save(name, 'text/typescript', toTestFile(toFixture(source, options)))
-      return `Saved ${name}${redacted}`
+      return `Saved ${name}${told()}`
     }
     case 'har': {
-      const name = exportFileName(request, 'har')
+      const name = exportFileName(request, 'har', listed)
       shell.save(name, 'application/json', JSON.stringify(toHar([source], options), null, 2))
-      return `Saved ${name}${redacted}`
+      return `Saved ${name}${told()}`
     }
     case 'raw': {
-      const raw = toRawBody(source.chunks.map((c) => c.data), { contentType: request.contentType, transport: source.transport })
-      const name = exportFileName(request, raw.extension)
+      // the body with every secret found in it by value (an echoed key, the user's values and patterns) replaced
+      const raw = toRawBody(redaction.chunks.map((c) => c.data), { contentType: request.contentType, transport: source.transport })
+      const name = exportFileName(request, raw.extension, listed)
       if (raw.bytes && shell.saveBytes) shell.saveBytes(name, raw.mime, raw.bytes)
       else shell.save(name, raw.mime, raw.text)
-      return `Saved ${name}`
+      return `Saved ${name}${told(inBody)}`
     }
     case 'jsonl': {
       const lines = toJsonLines(source.frames())
-      const name = exportFileName(request, 'jsonl')
-      shell.save(name, 'application/jsonl', lines.text)
-      return `Saved ${name} (${plural(lines.lines, 'line')}${lines.skipped.length > 0 ? `, ${plural(lines.skipped.length, 'frame')} left out` : ''})`
+      const name = exportFileName(request, 'jsonl', listed)
+      shell.save(name, 'application/jsonl', redaction.scrub(lines.text))
+      return `Saved ${name} (${plural(lines.lines, 'line')}${lines.skipped.length > 0 ? `, ${plural(lines.skipped.length, 'frame')} left out` : ''})${told(inBody)}`
     }
     case 'curl':
       await shell.copy(toCurl(request, options))
-      return `Copied the cURL command${redacted}`
+      return `Copied the cURL command${told(inRequest)}`
   }
+}
+
+/** The raw body and JSON Lines hold the response body only; cURL the request only. */
+const inBody = (r: Redaction) => r.where === 'response body'
+const inRequest = (r: Redaction) => r.where === 'url' || r.where === 'request header' || r.where === 'request body'
+
+/** " (redacted: request header Authorization; url key)", the first three and how many more; '' when nothing. */
+function removed(list: readonly Redaction[]): string {
+  if (list.length === 0) return ''
+  const shown = list.slice(0, 3).map((r) => `${r.where} ${r.name}`).join('; ')
+  return ` (redacted: ${shown}${list.length > 3 ? `; and ${list.length - 3} more` : ''})`
 }

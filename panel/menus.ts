@@ -60,7 +60,7 @@ function requestItems(ctx: PanelContextValue, id: string, at: MouseEvent): MenuI
 
 async function run(ctx: PanelContextValue, action: ExportAction, id: string): Promise<void> {
   const source = ctx.store.recordings.get(id)
-  if (source) say(ctx.ui, await runExport(action, source, ctx.shell, ctx.ui.includeCredentials.peek()))
+  if (source) say(ctx.ui, await runExport(action, source, ctx.shell, ctx.ui.includeCredentials.peek(), ctx.store.redaction.rules.peek()))
 }
 
 /** The right-click menu of a request row. */

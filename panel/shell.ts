@@ -42,6 +42,15 @@ export interface PanelShell {
    * it mounts and applies them as `search` / `search-step` events; returns an unsubscribe.
    */
   onSearch?(callback: (action: SearchAction, query?: string) => void): () => void
+  /**
+   * Optional: where the user's redaction list is kept (panel/store/redaction.ts), one string:
+   * the extension's browser.storage.local (through src/capture), the page's localStorage.
+   * Without it the list lasts as long as the panel. Either call may reject (storage refused, full).
+   */
+  redactionStore?: {
+    load(): Promise<string | null>
+    save(value: string): Promise<void>
+  }
 }
 
 /** What a host search bar asks (the names of chrome.devtools.panels onSearch). */

@@ -19,6 +19,7 @@
 //   debug.ts                a request's diagnostics and timing, once its body ended
 //   comparison.ts           compare with my client, diff two captures
 //   budget.ts               the clock, and when work that grows with the stream runs again
+//   redaction.ts            the user's redaction list, kept through the shell
 //   memory.ts               the memory budget: what the requests hold, which to release
 //
 // Scale (100,000+ frames, a 20 MB body in one chunk): nothing costs time per frame on every
@@ -40,6 +41,7 @@ import { frameAt, rangesFor } from './store/highlights.js'
 import type { StoreEnv } from './store/model.js'
 import { Notes } from './store/notes.js'
 import { Recorder } from './store/recording.js'
+import { createRedactionSettings, type RedactionSettings } from './store/redaction.js'
 import { Selection } from './store/selection.js'
 import { sortRows, START_ORDER, type RequestSort } from './store/sort.js'
 import type { FrameItem, Highlight, LiveState, Note, Recordings, RequestRow, SelectionView, StoreOptions } from './store/types.js'
@@ -128,11 +130,13 @@ export interface PanelStore {
   clearNotes(): void
   /** What was recorded, read-only: the exports read it. */
   readonly recordings: Recordings
+  /** The user's redaction list, applied to every export (store/redaction.ts). */
+  readonly redaction: RedactionSettings
   readonly parts: StoreParts
   dispose(): void
 }
 
-export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | null, options: StoreOptions = {}): PanelStore {
+export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'redactionStore'> | null, options: StoreOptions = {}): PanelStore {
   const now = options.now ?? defaultNow
   const defer = options.defer ?? defaultDefer
   // each batch merges its share of large bodies, then keeps the requests within the memory budget
@@ -225,6 +229,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live'> | nul
     dismissNote: (index) => notes.dismiss(index),
     clearNotes: () => notes.clear(),
     recordings: { get: (id) => recorder.get(id) },
+    redaction: createRedactionSettings(shell?.redactionStore),
     parts: { batches, recorder, selection, notes, live, comparisons },
     dispose() {
       unwatchBudget()

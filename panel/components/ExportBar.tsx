@@ -1,13 +1,15 @@
 // Export the selected request: fixture, test file, HAR, raw body, JSON Lines, cURL. The actions
 // are buttons while they fit on the header's line, else one "Export" button with them as its
 // menu (measured: the row's natural width is remembered, so it comes back when there is room).
-// Credentials stay redacted unless "include credentials" is ticked.
+// Credentials stay redacted unless "include credentials" is ticked; the Redact button beside it
+// edits the user's own list (RedactionSettings.tsx), applied to every export.
 
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { say, usePanel } from '../context.js'
 import { EXPORT_ACTIONS, runExport, type ExportAction } from '../exports.js'
 import { exportItems } from '../menus.js'
 import { openMenu } from './Menu.js'
+import { RedactionSettings } from './RedactionSettings.js'
 
 export function ExportBar() {
   const ctx = usePanel()
@@ -22,8 +24,8 @@ export function ExportBar() {
     if (!el) return
     const check = () => {
       const row = el.querySelector<HTMLElement>('.ds-export-actions')
-      const label = el.querySelector<HTMLElement>('.ds-check')
-      // the room the buttons would have: the bar, less the checkbox beside them and the gap
+      const label = el.querySelector<HTMLElement>('.ds-export-extra')
+      // the room the buttons would have: the bar, less the checkbox and the Redact button beside them and the gap
       const room = el.clientWidth - (label?.offsetWidth ?? 0) - 8
       if (needed === null && row && row.scrollWidth > row.clientWidth + 1) setNeeded(row.scrollWidth)
       else if (needed !== null && room >= needed) setNeeded(null)
@@ -39,7 +41,7 @@ export function ExportBar() {
     const source = id === null ? null : store.recordings.get(id)
     if (!source) return
     try {
-      say(ui, await runExport(action, source, shell, ui.includeCredentials.value))
+      say(ui, await runExport(action, source, shell, ui.includeCredentials.value, store.redaction.rules.peek()))
     } catch (err) {
       say(ui, `Export failed: ${err instanceof Error ? err.message : String(err)}`)
     }
@@ -79,7 +81,10 @@ export function ExportBar() {
             Export ▾
           </button>
         )}
-      {credentials}
+      <div class="ds-export-extra">
+        {credentials}
+        <RedactionSettings />
+      </div>
     </div>
   )
 }

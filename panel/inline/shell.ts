@@ -4,6 +4,8 @@
 
 import type { CaptureEvent, PanelShell } from '../shell.js'
 
+const REDACTION_KEY = 'deltascope.redaction'
+
 export interface InlineShell extends PanelShell {
   /** Sends an event to the panel (queued until the panel connects). */
   emit(event: CaptureEvent): void
@@ -49,6 +51,11 @@ export function createInlineShell(win: Window = window): InlineShell {
     storage: {
       get: (key) => win.localStorage.getItem(key),
       set: (key, value) => win.localStorage.setItem(key, value),
+    },
+    // the user's redaction list: localStorage too (a promise, as the extension's storage.local)
+    redactionStore: {
+      load: async () => win.localStorage.getItem(REDACTION_KEY),
+      save: async (value) => win.localStorage.setItem(REDACTION_KEY, value),
     },
     save: (filename, mime, content) => download(filename, mime, content),
     saveBytes: (filename, mime, content) => download(filename, mime, content),

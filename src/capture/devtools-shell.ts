@@ -10,6 +10,7 @@ import { hubChannelName, sender, type HubToPanel } from './messages.js'
 type Theme = 'light' | 'dark'
 
 const HELLO_RETRY_MS = 500
+const REDACTION_KEY = 'deltascope.redaction'
 
 export function createDevtoolsShell(): PanelShell {
   const tabId = browser.devtools.inspectedWindow.tabId
@@ -86,6 +87,7 @@ export function createDevtoolsShell(): PanelShell {
       get: (key) => localStorage.getItem(key),
       set: (key, value) => localStorage.setItem(key, value),
     },
+    redactionStore: redactionStore(),
     onThemeChange(callback) {
       themeCallbacks.add(callback)
       installThemeWatch()
@@ -149,6 +151,29 @@ export function createDevtoolsShell(): PanelShell {
     }
   }
   return shell
+}
+
+/**
+ * The user's redaction list: the extension's storage.local (kept across DevTools sessions, not
+ * synced) when the manifest grants `storage`; else the panel page's localStorage, which is the
+ * extension's own origin and outlives the panel too.
+ */
+function redactionStore(): NonNullable<PanelShell['redactionStore']> {
+  const local = (browser as { storage?: { local?: typeof browser.storage.local } }).storage?.local
+  if (local) {
+    return {
+      load: async () => {
+        const got = await local.get(REDACTION_KEY)
+        const value = got[REDACTION_KEY]
+        return typeof value === 'string' ? value : null
+      },
+      save: (value) => local.set({ [REDACTION_KEY]: value }),
+    }
+  }
+  return {
+    load: async () => localStorage.getItem(REDACTION_KEY),
+    save: async (value) => localStorage.setItem(REDACTION_KEY, value),
+  }
 }
 
 /** What the Live toggle says in Chrome's baseline package, which asks for no permission. */

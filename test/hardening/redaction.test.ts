@@ -14,6 +14,11 @@ import { toCurl } from '../../src/exchange/curl.js'
 import { checkRedactionRules, redactBody, redactHeaders, redactListed, redactRecording, redactUrl, rulesFromLines } from '../../src/exchange/redact.js'
 import { toTestFile } from '../../src/exchange/testfile.js'
 import type { CapturedRequest, Recording } from '../../src/exchange/types.js'
+import { createMerger } from '../../src/library.js'
+import { runExport } from '../../panel/exports.js'
+import type { PanelShell } from '../../panel/shell.js'
+import type { ExportSource } from '../../panel/store.js'
+import { createRedactionSettings, fromStored } from '../../panel/store/redaction.js'
 
 const R = '[REDACTED]'
 const NOTE = (n: number) => `[REDACTED] a request body of ${n} characters that is not JSON, NDJSON, a form or multipart was left out: export with credentials to keep it`
@@ -336,5 +341,96 @@ describe('checkRedactionRules: an entry that cannot be used is left out and said
 
   it('rulesFromLines reads one entry per line of each box', () => {
     expect(rulesFromLines({ names: 'a\r\nb\n', values: 'tenant-1\n', patterns: '' }).rules).toEqual({ names: ['a', 'b'], values: ['tenant-1'], patterns: [] })
+  })
+})
+
+describe('the panel: every export applies the list and says what it removed', () => {
+  const key = 'sk-live-Zz9Yy8Xx7'
+  const value = 'tenant-7f3a9'
+  const body = `data: {"choices":[{"index":0,"delta":{"content":"hi ${value} ${key}"}}]}\n\ndata: [DONE]\n\n`
+  const recording: Recording = {
+    request: request({
+      url: `https://api.openai.com/v1/chat/completions?tenant=${value}`,
+      requestHeaders: [{ name: 'Authorization', value: 'Bearer sk-proj-0123456789' }],
+      requestBody: '{"model":"m"}',
+    }),
+    chunks: [{ data: body, t: null }],
+  }
+  const source: ExportSource = {
+    ...recording, expected: replayFixture(toFixture(recording)), state: 'finished', transport: 'sse', truncated: false,
+    frames: () => { const m = createMerger({ transport: 'sse' }); m.push(body); m.end(); return m.frames() },
+  }
+  const rules = { names: [], values: [value], patterns: ['sk-live-*'] }
+  const saved: Array<{ name: string; content: string }> = []
+  const shell = {
+    kind: 'inline', connect: () => () => {}, theme: () => 'light', onThemeChange: () => () => {},
+    save: (name: string, _mime: string, content: string) => { saved.push({ name, content }) },
+    copy: async (text: string) => { saved.push({ name: 'clipboard', content: text }) },
+  } as unknown as PanelShell
+
+  it.each([
+    ['fixture', 'Saved api.openai.com_v1-chat-completions_2025-01-02T03-04-05Z.deltascope.json (redacted: request header Authorization; url listed value 1; response body listed value 1; and 1 more)'],
+    ['har', 'Saved api.openai.com_v1-chat-completions_2025-01-02T03-04-05Z.har (redacted: request header Authorization; url listed value 1; response body listed value 1; and 1 more)'],
+    ['test', 'Saved api.openai.com_v1-chat-completions_2025-01-02T03-04-05Z.test.ts (redacted: request header Authorization; url listed value 1; response body listed value 1; and 1 more)'],
+    ['raw', 'Saved api.openai.com_v1-chat-completions_2025-01-02T03-04-05Z.sse (redacted: response body listed value 1; response body listed pattern 1)'],
+    ['jsonl', 'Saved api.openai.com_v1-chat-completions_2025-01-02T03-04-05Z.jsonl (1 line, 1 frame left out) (redacted: response body listed value 1; response body listed pattern 1)'],
+    ['curl', 'Copied the cURL command (redacted: request header Authorization; url listed value 1)'],
+  ] as const)('%s', async (action, message) => {
+    saved.length = 0
+    expect(await runExport(action, source, shell, false, rules)).toBe(message)
+    expect(saved).toHaveLength(1)
+    expect(saved[0]!.content).not.toContain(value)
+    expect(saved[0]!.content).not.toContain('Zz9Yy8Xx7')
+    expect(saved[0]!.content).not.toContain('0123456789')
+  })
+
+  it('with credentials included, everything is kept and the message says so', async () => {
+    saved.length = 0
+    expect(await runExport('raw', source, shell, true, rules)).toBe('Saved api.openai.com_v1-chat-completions_2025-01-02T03-04-05Z.sse (with credentials)')
+    expect(saved[0]!.content).toBe(body)
+  })
+})
+
+describe('the panel keeps the list through the shell', () => {
+  const memory = () => {
+    let kept: string | null = null
+    return { store: { load: async () => kept, save: async (v: string) => { kept = v } }, kept: () => kept }
+  }
+
+  it('apply checks the boxes, applies at once, saves versioned JSON, and gives back what it left out', async () => {
+    const m = memory()
+    const settings = createRedactionSettings(m.store)
+    await settings.ready
+    const left = await settings.apply({ names: 'X-Tenant\n', values: 'tenant-1\nab', patterns: 'sk-*' })
+    expect(settings.rules.value).toEqual({ names: ['X-Tenant'], values: ['tenant-1'], patterns: ['sk-*'] })
+    expect(left).toEqual([{ list: 'values', entry: 'ab', message: 'shorter than 4 characters: it would be found everywhere' }])
+    expect(m.kept()).toBe('{"version":1,"names":["X-Tenant"],"values":["tenant-1"],"patterns":["sk-*"]}')
+    const again = createRedactionSettings(m.store)
+    await again.ready
+    expect(again.rules.value).toEqual(settings.rules.value)
+  })
+
+  it('a stored list is checked like typed text: unusable entries are left out and said', async () => {
+    const settings = createRedactionSettings({ load: async () => '{"version":1,"names":[1,"a"],"values":["xy","long-enough"],"patterns":"nope"}', save: async () => {} })
+    await settings.ready
+    expect(settings.rules.value).toEqual({ names: ['a'], values: ['long-enough'], patterns: [] })
+    expect(settings.status.value).toBe('The stored redaction list had 1 unusable entry, left out')
+    expect(fromStored('not json').rules).toEqual({ names: [], values: [], patterns: [] })
+  })
+
+  it('storage that refuses is said; the list still applies', async () => {
+    const settings = createRedactionSettings({ load: async () => { throw new Error('denied') }, save: async () => { throw new Error('quota') } })
+    await settings.ready
+    expect(settings.status.value).toBe('The redaction list could not be read: denied')
+    await settings.apply({ names: '', values: 'tenant-1', patterns: '' })
+    expect(settings.rules.value.values).toEqual(['tenant-1'])
+    expect(settings.status.value).toBe('The redaction list could not be saved (it applies until the panel closes): quota')
+  })
+
+  it('without a store the list lasts as long as the panel', async () => {
+    const settings = createRedactionSettings()
+    await settings.apply({ names: 'a', values: '', patterns: '' })
+    expect(settings.rules.value.names).toEqual(['a'])
+    expect(settings.status.value).toBe('')
   })
 })

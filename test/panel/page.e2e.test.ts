@@ -221,7 +221,7 @@ describe('standalone page', () => {
     expect(raw.name.endsWith('.sse')).toBe(true)
     expect(raw.text).toBe(openai)
     await page.locator('[data-testid="export-curl"]').click()
-    await expect.poll(() => page.locator('.ds-status').textContent()).toBe('Copied the cURL command')
+    await expect.poll(() => page.locator('.ds-status').textContent()).toBe('Copied the cURL command (redacted: request header Authorization)')
   })
 
   it('sends nothing anywhere: only its own files were fetched, and the CSP blocks requests', async () => {
