@@ -21,10 +21,10 @@
 //   `values`, `updates`, `debug`, `custom`, `checkpoints`, `tasks`, `events`, `feedback` are
 //   not the reply.
 
-import type { Channel, Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
 import { chunkCalls, finishReason, isAiMessage, messageId, messageTexts, snapshotCalls, usageOf, type MessageCall } from './langchain-message.js'
 import { argumentsText, excerpt, isObject, jsonText, quote, str, type JsonObject } from './shared.js'
-import { extendsText, snapshotDeltas } from './snapshot.js'
+import { extendsText, SnapshotChannels } from './snapshot.js'
 
 const CHOICE = 0
 
@@ -66,9 +66,8 @@ interface CallState {
   closed: boolean
 }
 
-/** One AI message read in snapshot mode: its last texts and its calls. */
+/** One AI message read in snapshot mode: its calls (its texts are in SnapshotChannels). */
 interface SnapshotState {
-  texts: Record<'content' | 'reasoning', string>
   calls: Map<string, CallState>
   closed: boolean
 }
@@ -77,9 +76,8 @@ class LangGraphMapper implements FrameMapper {
   private roleSaid = false
   /** A model began streaming in this run: a later messages/complete is the run's, not the history. */
   private started = false
-  /** Characters this mapper put in each channel, and the message that wrote last. */
-  private readonly lengths: Record<'content' | 'reasoning', number> = { content: 0, reasoning: 0 }
-  private readonly lastWriter: Record<'content' | 'reasoning', string | null> = { content: null, reasoning: null }
+  /** Every message's text in the one choice's channels, appended or snapshotted. */
+  private readonly channels = new SnapshotChannels()
   private readonly messages = new Map<string, SnapshotState>()
   private readonly keys = new Map<string, number>()
   private finish: string | null = null
@@ -126,13 +124,6 @@ class LangGraphMapper implements FrameMapper {
     out.push({ type: 'choice', choice: CHOICE, role: 'assistant' })
   }
 
-  private append(out: Delta[], channel: 'content' | 'reasoning', text: string, writer: string): void {
-    if (text === '') return
-    out.push({ type: 'text', choice: CHOICE, channel, text })
-    this.lengths[channel] += text.length
-    this.lastWriter[channel] = writer
-  }
-
   /** A call's key in the Reply: per message, in order of first appearance. */
   private key(message: string, call: string): number {
     const k = `${message}\u0000${call}`
@@ -152,8 +143,8 @@ class LangGraphMapper implements FrameMapper {
     const out: Delta[] = []
     this.start(out)
     const texts = messageTexts(m)
-    this.append(out, 'reasoning', texts.reasoning, id)
-    this.append(out, 'content', texts.content, id)
+    this.channels.append(out, CHOICE, 'reasoning', texts.reasoning, id)
+    this.channels.append(out, CHOICE, 'content', texts.content, id)
     if (m['type'] === 'AIMessageChunk') {
       for (const c of chunkCalls(m)) {
         out.push({ type: 'tool-call', choice: CHOICE, key: this.key(id, `#${c.position}`), id: c.id, name: c.name, arguments: c.text })
@@ -187,41 +178,18 @@ class LangGraphMapper implements FrameMapper {
       const id = messageId(m) ?? ''
       let state = this.messages.get(id)
       if (state === undefined) {
-        state = { texts: { content: '', reasoning: '' }, calls: new Map(), closed: false }
+        state = { calls: new Map(), closed: false }
         this.messages.set(id, state)
       }
       this.start(out)
       const texts = messageTexts(m)
-      this.snapshotText(out, state, id, 'reasoning', texts.reasoning, source)
-      this.snapshotText(out, state, id, 'content', texts.content, source)
+      this.channels.snapshot(out, texts.reasoning, id, { choice: CHOICE, channel: 'reasoning', source })
+      this.channels.snapshot(out, texts.content, id, { choice: CHOICE, channel: 'content', source })
       for (const call of snapshotCalls(m)) this.snapshotCall(out, state, id, call, source)
       this.settle(m, out)
       if (complete || finishReason(m) !== null) this.close(state, source, out)
     }
     return out
-  }
-
-  private snapshotText(out: Delta[], state: SnapshotState, id: string, channel: 'content' | 'reasoning', text: string, source: string): void {
-    const previous = state.texts[channel]
-    if (text === previous) return
-    if (previous !== '' && this.lastWriter[channel] !== id) {
-      // another message wrote after this one: its text is no longer the channel's end, so an
-      // extension is appended after the other's text and a rewrite cannot be applied (the
-      // message keeps the text it has, which later snapshots are compared with)
-      if (extendsText(previous, text)) {
-        this.append(out, channel, text.slice(previous.length), id)
-        state.texts[channel] = text
-      } else out.push(rewroteElsewhere(source, channel, previous.length))
-      return
-    }
-    state.texts[channel] = text
-    const offset = this.lengths[channel] - previous.length
-    for (const d of snapshotDeltas(previous, text, { choice: CHOICE, channel: channel as Channel, source, offset })) {
-      out.push(d)
-      if (d.type === 'text') this.lengths[channel] += d.text.length
-      else if (d.type === 'text-truncate') this.lengths[channel] = d.length
-    }
-    this.lastWriter[channel] = id
   }
 
   private snapshotCall(out: Delta[], state: SnapshotState, id: string, call: MessageCall, source: string): void {
@@ -269,13 +237,6 @@ class LangGraphMapper implements FrameMapper {
       return { type: 'stream-error', message, errorType: str(json['error']), payload: json }
     }
     return { type: 'stream-error', message: typeof json === 'string' ? json : excerpt(jsonText(json ?? null), 1000), payload: json }
-  }
-}
-
-function rewroteElsewhere(source: string, channel: Channel, was: number): Delta {
-  return {
-    type: 'note', level: 'warning', code: 'snapshot-rewrote',
-    message: `${source}: a message's ${channel} snapshot does not extend its previous one (${was} characters), and another message wrote after it: the change is not applied`,
   }
 }
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { Accumulator } from '../../src/core/accumulator.js'
 import { SYMPTOMS, type Delta } from '../../src/index.js'
-import { commonPrefixLength, extendsText, snapshotDeltas, SnapshotTexts, type SnapshotPlace } from '../../src/providers/snapshot.js'
+import { commonPrefixLength, extendsText, SnapshotChannels, snapshotDeltas, SnapshotTexts, type SnapshotPlace } from '../../src/providers/snapshot.js'
 
 const at: SnapshotPlace = { choice: 0, channel: 'content', source: 'messages/partial' }
 
@@ -142,5 +142,36 @@ describe('SnapshotTexts through the accumulator', () => {
     expect(acc.state().choices[0]!.content === rewritten).toBe(true)
     expect(acc.provenanceRecords().map((p) => [p.frame, p.start, p.end])).toEqual([[0, 0, half], [1, half, 2 * half]])
     expect(acc.diagnostics.map((d) => d.code)).toEqual(['snapshot-rewrote'])
+  })
+})
+
+describe('SnapshotChannels: several writers in one channel', () => {
+  /** Applies each frame's deltas from `step` to one accumulator. */
+  function run(steps: Array<(c: SnapshotChannels, out: Delta[]) => void>) {
+    const channels = new SnapshotChannels()
+    const acc = new Accumulator()
+    steps.forEach((step, frame) => {
+      const out: Delta[] = []
+      step(channels, out)
+      out.forEach((d) => acc.apply(d, frame))
+    })
+    return { content: acc.state().choices[0]?.content, codes: acc.diagnostics.map((d) => [d.frame, d.code]) }
+  }
+
+  it('a writer that wrote last rewrites its own text only: the text before it stays', () => {
+    expect(run([
+      (c, out) => c.append(out, 0, 'content', 'Intro. ', 'a'),
+      (c, out) => c.snapshot(out, 'Draft', 'b', at),
+      (c, out) => c.snapshot(out, 'Final', 'b', at),
+    ])).toEqual({ content: 'Intro. Final', codes: [[2, 'snapshot-rewrote']] })
+  })
+
+  it('a writer another wrote after extends after the other\'s text; its rewrite is said and not applied', () => {
+    expect(run([
+      (c, out) => c.snapshot(out, 'One', 'a', at),
+      (c, out) => c.snapshot(out, 'Two', 'b', at),
+      (c, out) => c.snapshot(out, 'One more', 'a', at),
+      (c, out) => c.snapshot(out, 'Uno', 'a', at),
+    ])).toEqual({ content: 'OneTwo more', codes: [[3, 'snapshot-rewrote']] })
   })
 })
