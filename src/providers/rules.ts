@@ -50,7 +50,11 @@ class RulesMapper implements FrameMapper {
   constructor(private readonly r: CompiledRules) {
     this.whole = r.rules.mode !== 'append'
     this.document = r.rules.mode === 'patch' ? new PatchedDocument() : null
+    this.readPaths = [r.choices?.each ?? null, r.text, r.reasoning, r.toolCalls?.each ?? null, r.finishReason, r.usage]
   }
+
+  /** The paths read from the document in patch mode (error, done and skip are read from the frame). */
+  private readonly readPaths: ReadonlyArray<ParsedPath | null>
 
   map(frame: ParsedFrame): Delta[] {
     const r = this.r
@@ -65,7 +69,7 @@ class RulesMapper implements FrameMapper {
     let root = frame.json
     if (this.document !== null) {
       for (const m of readPath(frame.json, r.operations)) out.push(...this.document.apply(m.value))
-      root = this.document.value
+      root = this.document.view(this.readPaths)
     }
     const skipped = r.skip !== null && holds(frame.json, r.skip)
     for (const { choice, value } of this.choicesOf(root)) this.readChoice(choice, value, skipped, out)

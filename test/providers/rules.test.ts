@@ -109,10 +109,62 @@ describe('rules in snapshot mode', () => {
     expect(reply.choices[0]!.toolCalls.map((c) => [c.index, c.name, c.arguments])).toEqual([[0, 'f', '{"a":1}'], [1, 'g', '{}']])
   })
 
+  it('a snapshot that does not extend the previous one is cut back to what they share, and said (snapshot-rewrote)', () => {
+    const m = createMerger({ rules: rules({ mode: 'snapshot', text: 't' }) })
+    m.push(sse([{ t: 'Hello wrld' }, { t: 'Hello world' }]))
+    expect(m.end().choices[0]!.content).toBe('Hello world')
+    expect(m.diagnostics().filter((d) => d.code === 'snapshot-rewrote').map((d) => [d.frame, d.level])).toEqual([[1, 'warning']])
+    expect(m.provenance().map((p) => [p.frame, p.start, p.end])).toEqual([[0, 0, 7], [1, 7, 11]])
+  })
+
   it('a 10 MB snapshot is read, not thrown on', () => {
     const big = 'x'.repeat(10_000_000)
     const reply = merge(sse([{ t: 'x' }, { t: big }]), { rules: rules({ mode: 'snapshot', text: 't' }) })
     expect(reply.choices[0]!.content.length).toBe(10_000_000)
+  })
+})
+
+// Shapes from LangServe's /stream_log (langchain-ai/langchain, tests of astream_log: RunLogPatch
+// lists such as `{"op": "add", "path": "/streamed_output/-", "value": "foo"}` after a `replace`
+// of the whole document), sent as `event: data` frames holding `{"ops": [...]}`.
+describe('rules in patch mode', () => {
+  const initial = { op: 'replace', path: '', value: { id: 'run', streamed_output: [], final_output: null, logs: {} } }
+  const streamLog = rules({ mode: 'patch', operations: 'ops', events: ['data'], text: 'streamed_output[*]' })
+
+  it('operations change one document and the paths read it: each frame is credited with the text it added', () => {
+    const m = createMerger({ rules: streamLog })
+    m.push(sse([
+      ['data', { ops: [initial] }],
+      ['data', { ops: [{ op: 'add', path: '/streamed_output/-', value: 'Hel' }, { op: 'replace', path: '/final_output', value: 'Hel' }] }],
+      ['data', { ops: [{ op: 'add', path: '/streamed_output/-', value: 'lo' }, { op: 'replace', path: '/final_output', value: 'Hello' }] }],
+    ]))
+    expect(m.end().choices[0]!.content).toBe('Hello')
+    expect(m.provenance().map((p) => [p.frame, p.start, p.end])).toEqual([[1, 0, 3], [2, 3, 5]])
+  })
+
+  it('the append and truncate variants write the text; a truncate takes characters back', () => {
+    const r = rules({ mode: 'patch', text: 'message.content.parts[0]' })
+    const reply = merge(sse([
+      { op: 'add', path: '/message', value: { content: { parts: ['Hi'] } } },
+      { op: 'append', path: '/message/content/parts/0', value: ' there!!' },
+      [{ op: 'truncate', path: '/message/content/parts/0', value: 8 }, { op: 'append', path: '/message/content/parts/0', value: '.' }],
+    ]), { rules: r })
+    expect(reply.choices[0]!.content).toBe('Hi there.')
+  })
+
+  it('hostile operations (__proto__, ~ escapes, out-of-range indexes, not objects) are warnings on their frame; the document stays as it was', () => {
+    const m = createMerger({ rules: rules({ mode: 'patch', text: 'a' }) })
+    m.push(sse([
+      { op: 'add', path: '/a', value: 'ok' },
+      { op: 'add', path: '/__proto__/x', value: 'bad' },
+      { op: 'add', path: '/~2', value: 'bad' },
+      { op: 'add', path: '/list/5', value: 'bad' },
+      [7, null, 'op'],
+      { op: 'replace', path: '/a', value: 'ok!' },
+    ]))
+    expect(m.end().choices[0]!.content).toBe('ok!')
+    expect(({}) as Record<string, unknown>).not.toHaveProperty('x')
+    expect(m.diagnostics().filter((d) => d.level === 'warning' && d.code === 'note').map((d) => d.frame)).toEqual([1, 2, 3, 4, 4, 4])
   })
 })
 
