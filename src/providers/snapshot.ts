@@ -121,37 +121,39 @@ function keyOf(choice: number, channel: Channel): string {
 
 /**
  * Several writers (messages, content parts) snapshotting or appending into the channels of
- * one stream, one after another: a writer's text is the channel's tail while it wrote last, so
+ * one stream, one after another: while a writer's text is the channel's tail, in one piece,
  * its snapshot's truncate keeps everything before it (the offset). A writer that another one
- * wrote after can still extend (the added text follows the other's), but its rewrite cannot be
- * applied without cutting the other's text: it is said (`snapshot-rewrote`) and not applied.
+ * wrote after can still extend (the added text follows the other's, and its text is then in
+ * two pieces), but a rewrite could only be applied by cutting the other's text: it is said
+ * (`snapshot-rewrote`) and not applied.
  */
 export class SnapshotChannels {
   /** Characters put in each (choice, channel), and the writer that put the last of them. */
   private readonly lengths = new Map<string, number>()
   private readonly lastWriter = new Map<string, string>()
-  /** Each writer's text so far, per (choice, channel). */
-  private readonly texts = new Map<string, string>()
+  /** Each writer's text so far per (choice, channel), and whether it is still one piece at the channel's tail. */
+  private readonly writers = new Map<string, { text: string; whole: boolean }>()
 
   /** Appends `text` for `writer` (a chunk: append mode). */
   append(out: Delta[], choice: number, channel: Channel, text: string, writer: string): void {
     if (text === '') return
     const key = keyOf(choice, channel)
+    const own = this.writer(key, writer)
+    if (own.text !== '' && this.lastWriter.get(key) !== writer) own.whole = false
+    own.text += text
     out.push({ type: 'text', choice, channel, text })
     this.lengths.set(key, (this.lengths.get(key) ?? 0) + text.length)
     this.lastWriter.set(key, writer)
-    const own = `${key} ${writer}`
-    this.texts.set(own, (this.texts.get(own) ?? '') + text)
   }
 
   /** The deltas that make `writer`'s text in the channel `next` (the whole text so far). */
   snapshot(out: Delta[], next: string, writer: string, at: SnapshotPlace): void {
     const key = keyOf(at.choice, at.channel)
-    const own = `${key} ${writer}`
-    const previous = this.texts.get(own) ?? ''
+    const own = this.writer(key, writer)
+    const previous = own.text
     if (next === previous) return
-    const length = this.lengths.get(key) ?? 0
-    if (previous !== '' && this.lastWriter.get(key) !== writer) {
+    const tail = previous === '' || (own.whole && this.lastWriter.get(key) === writer)
+    if (!tail) {
       if (extendsText(previous, next)) this.append(out, at.choice, at.channel, next.slice(previous.length), writer)
       else {
         out.push({
@@ -161,14 +163,24 @@ export class SnapshotChannels {
       }
       return
     }
-    let now = length
-    for (const d of snapshotDeltas(previous, next, { ...at, offset: length - previous.length })) {
+    let now = this.lengths.get(key) ?? 0
+    for (const d of snapshotDeltas(previous, next, { ...at, offset: now - previous.length })) {
       out.push(d)
       if (d.type === 'text') now += d.text.length
       else if (d.type === 'text-truncate') now = d.length
     }
     this.lengths.set(key, now)
     this.lastWriter.set(key, writer)
-    this.texts.set(own, next)
+    own.text = next
+  }
+
+  private writer(key: string, writer: string): { text: string; whole: boolean } {
+    const k = `${key} ${writer}`
+    let w = this.writers.get(k)
+    if (w === undefined) {
+      w = { text: '', whole: true }
+      this.writers.set(k, w)
+    }
+    return w
   }
 }
