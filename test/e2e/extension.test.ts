@@ -6,25 +6,33 @@
 // (chrome.debugger) must show frames while a slow stream is still running, a stream the page
 // aborts as cancelled, and nothing twice.
 //
-// Live mode needs no prompt: Chromium does not allow `debugger` as an optional permission (it
-// drops it from optional_permissions, and permissions.request then fails with "Only permissions
-// specified in the manifest may be requested"), so the manifest declares it as required and
-// live mode stays off until the panel's toggle. The toggle's click is sent with
-// Runtime.evaluate({userGesture: true}) because chrome.permissions.request, which the toggle
-// still calls (it resolves true for a granted permission), demands a user gesture.
+// Two packages (least privilege, vite.config.ext.ts): these runs load dist/chrome-live, whose
+// manifest declares `debugger` as required, because Chromium does not allow it as an optional
+// permission (it drops it from optional_permissions, and permissions.request then fails with
+// "Only permissions specified in the manifest may be requested"): it cannot be asked for when
+// Live is turned on, so no prompt is driven here, and live mode stays off until the panel's
+// toggle. The toggle's click is sent with Runtime.evaluate({userGesture: true}) because
+// chrome.permissions.request, which the toggle still calls (it resolves true for a granted
+// permission), demands a user gesture. A Cache-Control: no-store stream under Live is captured
+// whole and ends finished. The last suite loads dist/chrome, which asks for no permission: its
+// Live toggle says where live capture is, it captures on completion (a no-store body too, in
+// Chromium 156), and a HAR dropped on the panel is imported beside the captured requests.
 //
 // Env: CHROMIUM_PATH (default /usr/bin/chromium), HEADFUL=1, DELTASCOPE_REBUILD=1,
 // DELTASCOPE_SCREENSHOTS (where panel.png goes: test/support/screenshots.ts; `npm run screenshots`).
 
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoServer } from '../../demo/server.js'
 import { createMerger, merge } from '../../src/index.js'
 import type { Reply } from '../../src/index.js'
 import {
   CHROMIUM,
+  CHROME_DIST,
   ensureExtensionBuilt,
   launchWithExtension,
   sleep,
@@ -34,6 +42,8 @@ import {
 import { screenshotPath } from '../support/screenshots.js'
 
 const SCREENSHOT = screenshotPath('panel.png')
+/** The Live package: the same build as dist/chrome, its manifest adding `debugger`. */
+const CHROME_LIVE_DIST = join(CHROME_DIST, '../chrome-live')
 
 // ---- a second origin for what the demo does not serve ---------------------------------------------
 
@@ -50,6 +60,11 @@ const EXTRA_BODIES: Record<string, { type: string; body: string }> = {
   '/backend/stream.txt': {
     type: 'text/plain; charset=utf-8',
     body: chunk('Hello') + chunk(' from a text/plain backend', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+  },
+  // Cache-Control: no-store (every route here sends it; this one is named for the test that is about it)
+  '/nostore.sse': {
+    type: 'text/event-stream; charset=utf-8',
+    body: chunk('No') + chunk('-store') + chunk(', whole', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
   },
   // Not streams: one JSON document, and plain text.
   '/api/config.json': { type: 'application/json', body: '{"model":"gpt-4o","stream":true}\n' },
@@ -191,7 +206,8 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
   const timings: Record<string, number> = {}
 
   beforeAll(async () => {
-    const dist = ensureExtensionBuilt()
+    ensureExtensionBuilt()
+    const dist = CHROME_LIVE_DIST
     timings['build'] = Date.now() - t0
     demo = await startDemoServer({ port: 0 })
     extra = await startExtraServer()
@@ -288,7 +304,7 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
     timings['baseline'] = Date.now() - t0
   }, 60_000)
 
-  it('live mode: frames reach the panel while the stream runs; a cancelled stream shows as cancelled; nothing listed twice', async () => {
+  it('live mode: frames reach the panel while the stream runs; a cancelled stream shows as cancelled; a no-store stream ends finished and whole; nothing listed twice', async () => {
     const rowsBefore = await panel.evaluate<number>(`document.querySelectorAll('[data-testid=request-row]').length`)
 
     // The toggle asks for the `debugger` permission (declared in the manifest: granted, no prompt).
@@ -393,11 +409,28 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
       expectPanelShows(await readSelection(panel, u), await expectedReply(u, type), `live ${u}`)
     }
 
+    // Cache-Control: no-store under Live: read from the bytes as they arrived, whole, finished (not cancelled)
+    const noStoreUrl = `${extra.url}/nostore.sse?live=1`
+    const sent = await b.page.evaluate(async (u) => {
+      const res = await fetch(u, { method: 'POST', body: '{}' })
+      await res.arrayBuffer()
+      return res.headers.get('cache-control')
+    }, noStoreUrl)
+    expect(sent).toBe('no-store')
+    const noStoreRow = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(noStoreUrl)})`
+    await panel.waitFor(`${noStoreRow}?.dataset.state === 'finished'`, { timeout: 10_000, message: 'the no-store stream, finished' })
+    expect(await panel.evaluate<string>(`${noStoreRow}.dataset.id`)).toMatch(/^live:/)
+    expect(await panel.evaluate<boolean>(`${noStoreRow}.querySelector('[data-testid=request-incomplete]') === null`)).toBe(true)
+    await selectRequest(panel, noStoreUrl)
+    const noStoreReply = await expectedReply(noStoreUrl, 'text/event-stream; charset=utf-8')
+    expect(noStoreReply.choices[0]!.content).toBe('No-store, whole')
+    expectPanelShows(await readSelection(panel, noStoreUrl), noStoreReply, 'live no-store SSE')
+
     // onRequestFinished fired for all of them too: none is listed a second time.
     await sleep(1200)
     const titles = await panel.evaluate<string[]>(`[...document.querySelectorAll('[data-testid=request-row]')].map((r) => r.title)`)
-    expect(titles.length).toBe(rowsBefore + 5)
-    for (const u of [slowUrl, abortUrl, workerUrl, liveCharsetless, livePlain]) expect(titles.filter((t) => t === u).length, u).toBe(1)
+    expect(titles.length).toBe(rowsBefore + 6)
+    for (const u of [slowUrl, abortUrl, workerUrl, liveCharsetless, livePlain, noStoreUrl]) expect(titles.filter((t) => t === u).length, u).toBe(1)
     timings['live'] = Date.now() - t0
   }, 60_000)
 
@@ -426,5 +459,102 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
     await selectRequest(panel, url)
     expectPanelShows(await readSelection(panel, url), await expectedReply(url, 'text/event-stream; charset=utf-8'), 'after detach')
     timings['detach'] = Date.now() - t0
+  }, 30_000)
+})
+
+describe.skipIf(!available)('the baseline package (dist/chrome): no permission', () => {
+  let extra: { url: string; server: Server }
+  let b: ExtensionBrowser
+  let panel: PanelHandle
+  const dir = mkdtempSync(join(tmpdir(), 'deltascope-drop-'))
+
+  beforeAll(async () => {
+    ensureExtensionBuilt()
+    extra = await startExtraServer()
+    b = await launchWithExtension({ extensionDir: CHROME_DIST })
+    await b.page.goto(`${extra.url}/hello.txt`)
+    panel = await b.openPanel()
+  }, 90_000)
+
+  afterAll(async () => {
+    await b?.close()
+    await new Promise((r) => extra?.server.close(r))
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('declares no permission, and its Live toggle says where live capture is', async () => {
+    expect(await panel.evaluate(`chrome.runtime.getManifest().permissions ?? null`)).toBe(null)
+    expect(await panel.evaluate(`chrome.runtime.getManifest().optional_permissions ?? null`)).toBe(null)
+    // what Chrome granted: only what a devtools_page implies
+    expect(await panel.evaluate(`chrome.permissions.getAll()`)).toEqual({ origins: [], permissions: ['devtools'] })
+    await panel.waitFor(`document.querySelector('[data-testid=live-toggle]')`, { message: 'the live toggle' })
+    await panel.evaluate(`document.querySelector('[data-testid=live-toggle]').click()`, { userGesture: true })
+    await panel.waitFor(`[...document.querySelectorAll('[data-testid=note]')].some((n) => n.textContent.includes('Deltascope Live'))`, { message: 'the note on live capture' })
+    expect(await panel.evaluate<string[]>(`[...document.querySelectorAll('[data-testid=note] .ds-note-text')].map((n) => n.textContent)`)).toEqual([
+      'Live capture needs the "debugger" permission, which this package does not ask for: install the Deltascope Live package (dist/chrome-live) for it. Streams are still captured when they finish.',
+    ])
+    expect(await panel.evaluate<boolean>(`document.querySelector('[data-testid=live-toggle]').checked`)).toBe(false)
+  })
+
+  it('captures a Cache-Control: no-store stream when it finishes, whole (Chromium 156 keeps its body)', async () => {
+    const url = `${extra.url}/nostore.sse`
+    await pageFetch(b, url)
+    const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(url)})`
+    await panel.waitFor(`${row}?.dataset.state === 'finished'`, { timeout: 10_000, message: 'the no-store stream, listed on completion' })
+    expect(await panel.evaluate<string>(`${row}.dataset.id`)).toMatch(/^har-/)
+    await selectRequest(panel, url)
+    expectPanelShows(await readSelection(panel, url), await expectedReply(url, 'text/event-stream; charset=utf-8'), 'no-store on completion')
+  })
+
+  it('imports a HAR dropped on the panel beside the captured requests, marked imported', async () => {
+    // a HAR 1.2 file as DevTools' Network panel saves it: one streaming entry, one JSON entry (not a stream)
+    const body = chunk('Dropped') + chunk(' in', ',"finish_reason":"stop"') + 'data: [DONE]\n\n'
+    const url = 'https://api.openai.com/v1/chat/completions?from=har'
+    const har = {
+      log: {
+        version: '1.2', creator: { name: 'WebInspector', version: '537.36' }, pages: [],
+        entries: [
+          {
+            startedDateTime: '2026-12-03T10:00:00.000Z', time: 120,
+            request: { method: 'POST', url, httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], queryString: [], cookies: [], headersSize: -1, bodySize: 15, postData: { mimeType: 'application/json', text: '{"stream":true}' } },
+            response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'text/event-stream' }], cookies: [], content: { size: body.length, mimeType: 'text/event-stream', text: body }, redirectURL: '', headersSize: -1, bodySize: -1 },
+            cache: {}, timings: { send: 0, wait: 100, receive: 20 },
+          },
+          {
+            startedDateTime: '2026-12-03T10:00:01.000Z', time: 5,
+            request: { method: 'GET', url: 'https://api.openai.com/v1/models', httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+            response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], cookies: [], content: { size: 12, mimeType: 'application/json', text: '{"data":[]}\n' }, redirectURL: '', headersSize: -1, bodySize: -1 },
+            cache: {}, timings: { send: 0, wait: 4, receive: 1 },
+          },
+        ],
+      },
+    }
+    const path = join(dir, 'session.har')
+    writeFileSync(path, JSON.stringify(har))
+    const before = await panel.evaluate<string[]>(`[...document.querySelectorAll('[data-testid=request-row]')].map((r) => r.dataset.id)`)
+    expect(before.length).toBe(1)
+
+    // a real drag of the file onto the DevTools window, over the panel
+    const { w, h } = await panel.devtools.evaluate<{ w: number; h: number }>(`({ w: innerWidth, h: innerHeight })`)
+    const at = { x: Math.round(w / 2), y: Math.round(h / 2) }
+    const data = { items: [], files: [path], dragOperationsMask: 1 }
+    for (const type of ['dragEnter', 'dragOver', 'drop']) await panel.devtools.send('Input.dispatchDragEvent', { type, ...at, data })
+
+    const imported = `[...document.querySelectorAll('[data-testid=request-row][data-source=import]')]`
+    await panel.waitFor(`${imported}.length === 1 && ${imported}[0].dataset.state === 'finished'`, { timeout: 10_000, message: 'the imported request' })
+    const rows = await panel.evaluate<Array<{ id: string; title: string; source: string; mark: string | null }>>(`[...document.querySelectorAll('[data-testid=request-row]')].map((r) => ({
+      id: r.dataset.id, title: r.title, source: r.dataset.source, mark: r.querySelector('[data-testid=request-imported]')?.textContent ?? null,
+    }))`)
+    // the captured request stays; the imported one is listed beside it, by start time (it started earlier), marked
+    expect(rows.map((r) => [r.title, r.source, r.mark])).toEqual([
+      [url, 'import', 'imported'],
+      [`${extra.url}/nostore.sse`, 'har', null],
+    ])
+    expect(rows[1]!.id).toBe(before[0])
+    // it is the selected request, with exactly the reply its body rebuilds
+    await panel.waitFor(`document.querySelector('.ds-sel-title')?.title === ${sel(url)}`, { message: 'the imported request selected' })
+    expectPanelShows(await readSelection(panel, url), merge(body, { contentType: 'text/event-stream', url }), 'imported from a HAR')
+    expect(await panel.evaluate<string[]>(`[...document.querySelectorAll('[data-testid=note] .ds-note-text')].map((n) => n.textContent)`))
+      .toContain('Imported 1 request from session.har, marked "imported" in the list.')
   }, 30_000)
 })
