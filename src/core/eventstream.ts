@@ -198,7 +198,7 @@ interface Header {
   shown: string
 }
 
-const TYPE_NAMES = ['true', 'false', 'byte', 'short', 'integer', 'long', 'bytes', 'string', 'timestamp', 'uuid']
+const TYPE_NAMES = ['boolean', 'boolean', 'byte', 'short', 'integer', 'long', 'bytes', 'string', 'timestamp', 'uuid']
 
 /** The headers, in order; the first malformed one stops the reading with an error at its byte offset. */
 function readHeaders(bytes: Uint8Array, base: number): { headers: Header[]; error: string | null } {
