@@ -167,7 +167,7 @@ async function pageIngest(page: Page, pids: number[], file: string, want: { fram
 }
 
 /** One body: core merge() in the browser, then the page's ingest, memory around it, and Clear. */
-export async function ingestBench(browser: Browser, page: Page, options: { name: string; body: string; coreRuns: number; timeoutMs: number; log: (s: string) => void }): Promise<IngestFigures> {
+export async function ingestBench(browser: Browser, page: Page, options: { name: string; body: string; coreRuns: number; timeoutMs: number; log: (s: string) => void; profile?: string | null }): Promise<IngestFigures> {
   const { name, body, log } = options
   const file = join(tmpdir(), `deltascope-bench-${name.replace(/\W+/g, '-')}.sse`)
   writeFileSync(file, body)
@@ -179,7 +179,16 @@ export async function ingestBench(browser: Browser, page: Page, options: { name:
   const pids = await rendererPids(browser)
   const heapBefore = await collect(page)
   const rssBefore = total(pids, 'VmRSS')
+  // --profile=FILE: a CPU profile of the page's ingest, for Chrome DevTools' Performance panel
+  const cdp = options.profile ? await page.context().newCDPSession(page) : null
+  if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start') }
   const run = await pageIngest(page, pids, file, want, options.timeoutMs)
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop')
+    writeFileSync(options.profile!, JSON.stringify(profile))
+    await cdp.detach()
+    log(`  (CPU profile of the page's ingest written to ${options.profile})`)
+  }
   const heapAfter = await collect(page)
   await page.click('[data-testid=clear]')
   await page.waitForFunction(() => document.querySelector('[data-testid=request-row]') === null)

@@ -361,7 +361,7 @@ function report(t0: number, version: string, errors: string[]): void {
 async function ingest(browser: Browser, page: Page): Promise<void> {
   const big = generateStream('openai', INGEST_BYTES, 3)
   log(`\nd. a ${(Buffer.byteLength(big) / 1048576).toFixed(0)} MB OpenAI stream given to the page as a file, against the core's merge() of it in this browser`)
-  const d1: IngestFigures = await ingestBench(browser, page, { name: 'openai-64mb', body: big, coreRuns: 3, timeoutMs: 120_000, log })
+  const d1: IngestFigures = await ingestBench(browser, page, { name: 'openai-64mb', body: big, coreRuns: 3, timeoutMs: 120_000, log, profile: onlyIngest ? profilePath : null })
   const broken = brokenFrames(100_000)
   log(`\n   a ${(broken.length / 1e6).toFixed(1)} MB body of 100,000 broken frames, as a file`)
   const d2: IngestFigures = await ingestBench(browser, page, { name: 'broken-100k', body: broken, coreRuns: 3, timeoutMs: 120_000, log })
