@@ -11,7 +11,7 @@ const rebuild = process.argv.includes('--rebuild')
 const parts = [
   { script: 'build:lib', output: 'dist/lib/core/index.js' },
   { script: 'build:page', output: 'dist/page/index.html' },
-  { script: 'build:ext', output: 'dist/chrome/manifest.json' },
+  { script: 'build:ext', output: 'dist/chrome-live/manifest.json' },
 ]
 
 for (const { script, output } of parts) {
@@ -26,6 +26,7 @@ for (const { script, output } of parts) {
 
 console.log(`\nDeltascope`)
 console.log(`Extension to load unpacked: ${root}dist/chrome   (chrome://extensions → Developer mode → Load unpacked)`)
+console.log(`  with Live capture:        ${root}dist/chrome-live   (adds the debugger permission)`)
 const server = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts'], {
   cwd: root,
   stdio: 'inherit',
