@@ -229,10 +229,16 @@ interface Located {
 export class JsonPatchDocument {
   private root: Node = null
   private copied = 0
+  private wrote = 0
 
   constructor(initial: unknown = null) {
     const r = copyIn(initial, MAX_JSON_DEPTH)
     this.root = r === null ? null : r.node
+  }
+
+  /** Characters (and members, items) the operations have put into the document so far: what reading it back may cost, for a caller's budget. */
+  get written(): number {
+    return this.wrote
   }
 
   /** The whole document as plain JSON. */
@@ -368,7 +374,9 @@ export class JsonPatchDocument {
     const { parent, token, tokens } = loc.at
     const copied = copyIn(value, MAX_JSON_DEPTH - tokens.length)
     if (copied === null) return fail('too-deep', `the document would nest deeper than ${MAX_JSON_DEPTH} levels`, pointer)
-    return this.place(parent, token, copied.node, op, pointer)
+    const placed = this.place(parent, token, copied.node, op, pointer)
+    if (placed.ok) this.wrote += copied.size
+    return placed
   }
 
   private place(parent: Node[] | Members | null, token: string, node: Node, op: 'add' | 'replace', pointer: string): PatchResult {
@@ -442,6 +450,7 @@ export class JsonPatchDocument {
     if (copied === null) return fail('too-deep', `the document would nest deeper than ${MAX_JSON_DEPTH} levels`, to)
     if (this.copied + copied.size > MAX_COPIED) return fail('too-large', `copies would duplicate more than ${MAX_COPIED} characters`, to)
     this.copied += copied.size
+    this.wrote += copied.size
     return this.place(target.at.parent, target.at.token, copied.node, 'add', to)
   }
 
@@ -458,6 +467,7 @@ export class JsonPatchDocument {
     if (isText(current)) {
       if (typeof value !== 'string') return fail('type-mismatch', 'only a string can be appended to a string', pointer)
       if (value === '') return OK
+      this.wrote += value.length
       if (current instanceof Rope) current.append(value)
       else {
         const rope = new Rope(current)
@@ -470,6 +480,7 @@ export class JsonPatchDocument {
       const items = copyIn(Array.isArray(value) ? value : [value], MAX_JSON_DEPTH - tokens.length)
       if (items === null) return fail('too-deep', `the document would nest deeper than ${MAX_JSON_DEPTH} levels`, pointer)
       for (const item of items.node as Node[]) current.push(item)
+      this.wrote += items.size
       return OK
     }
     if (isMembers(current)) {
@@ -478,6 +489,7 @@ export class JsonPatchDocument {
       const members = copyIn(value, MAX_JSON_DEPTH - tokens.length)
       if (members === null) return fail('too-deep', `the document would nest deeper than ${MAX_JSON_DEPTH} levels`, pointer)
       for (const k of Object.keys(members.node as Members)) current[k] = (members.node as Members)[k]!
+      this.wrote += members.size
       return OK
     }
     return fail('type-mismatch', `cannot append to ${current === null ? 'null' : typeof current}`, pointer)

@@ -34,6 +34,8 @@ export interface TrackedMessage {
   toolKey: number
   status: string | null
   finishType: string | null
+  /** Rewritten past the read budget: later changes other than appends no longer reach the reply. */
+  frozen: boolean
 }
 
 const TEXT_TYPES = new Set(['text', 'multimodal_text', 'code'])
@@ -107,7 +109,7 @@ export class ReplyWriter {
   private announced = false
 
   track(described: Pick<TrackedMessage, 'id' | 'kind' | 'label' | 'tail'>): TrackedMessage {
-    return { ...described, emitted: 0, start: -1, toolKey: -1, status: null, finishType: null }
+    return { ...described, emitted: 0, start: -1, toolKey: -1, status: null, finishType: null, frozen: false }
   }
 
   /** An append of `text` at the end of the message's text. */

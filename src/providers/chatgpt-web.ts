@@ -47,6 +47,15 @@ const QUIET = new Set(['resume_conversation_token', 'input_message', 'message_ma
 /** Operations one frame may apply (a patch of patches counts them all): more are refused. */
 const MAX_OPERATIONS = 100_000
 
+/**
+ * Rewrites compare a message's whole text before and after, which costs its length. They may
+ * read this many characters, plus READ_RATE times what the operations wrote into the
+ * documents: a storm of one-character inserts before a long text would otherwise cost the
+ * text's length per frame (quadratic).
+ */
+const READ_ALLOWANCE = 1_000_000
+const READ_RATE = 4
+
 /** A `{p?, o?, v?, c?}` object: an operation in the short keys of delta_encoding v1. */
 function isDeltaObject(json: unknown): json is JsonObject {
   if (!isObject(json)) return false
@@ -105,6 +114,9 @@ class ChatgptWebMapper {
   /** The message the reply's finish reason is read from: the last content message, else the last assistant one. */
   private answer: TrackedMessage | null = null
   private finished = false
+  /** Characters the operations wrote into the documents, and characters rewrites read back. */
+  private credited = 0
+  private spent = 0
 
   map(frame: ParsedFrame): Delta[] {
     const out: Delta[] = []
@@ -210,12 +222,14 @@ class ChatgptWebMapper {
       this.pick(message)
       return
     }
-    if (touchesText(path) && op !== 'test') {
+    if (touchesText(path) && op !== 'test' && this.affordable(out, message)) {
       const before = textOf(doc, message.kind)
       const was = message.kind
       if (!this.applied(out, doc, operation)) return
       Object.assign(message, describe(doc))
-      this.writer.rewrite(out, message, before, textOf(doc, message.kind), was)
+      const after = textOf(doc, message.kind)
+      this.spent += before.length + after.length
+      this.writer.rewrite(out, message, before, after, was)
       this.settle(message, doc)
       return
     }
@@ -231,11 +245,17 @@ class ChatgptWebMapper {
     if (!this.applied(out, doc, { op: 'add', path: '', value })) return
     const described = describe(doc)
     if (previous !== undefined && described.id !== null && previous.message.id === described.id) {
+      if (!this.affordable(out, previous.message)) {
+        previous.doc = doc
+        return
+      }
       const before = textOf(previous.doc, previous.message.kind)
       const was = previous.message.kind
       Object.assign(previous.message, described)
       previous.doc = doc
-      this.writer.rewrite(out, previous.message, before, textOf(doc, described.kind), was, snapshot)
+      const after = textOf(doc, described.kind)
+      this.spent += before.length + after.length
+      this.writer.rewrite(out, previous.message, before, after, was, snapshot)
       this.settle(previous.message, doc)
     } else {
       const message = this.writer.track(described)
@@ -252,8 +272,19 @@ class ChatgptWebMapper {
     this.install(out, 'snapshot', json, true)
   }
 
+  /** True while comparing this message's text stays within the read budget; once past it, the message is frozen (one warning). */
+  private affordable(out: Delta[], message: TrackedMessage): boolean {
+    if (message.frozen) return false
+    if (this.spent + 2 * message.emitted <= READ_ALLOWANCE + READ_RATE * this.credited) return true
+    message.frozen = true
+    out.push({ type: 'note', level: 'warning', message: `message ${message.id ?? '(no id)'} is rewritten more often than its frames pay for: from here on only appends to its end reach the reply`, symptom: 'The reply may keep text the message no longer has.' })
+    return false
+  }
+
   private applied(out: Delta[], doc: JsonPatchDocument, operation: unknown): boolean {
+    const written = doc.written
     const r = doc.apply(operation)
+    this.credited += doc.written - written
     if (r.ok) return true
     out.push({ type: 'note', level: 'warning', message: `patch operation failed (${r.error.code}): ${r.error.message} at ${JSON.stringify(excerpt(r.error.path, 120))}; the document is as it was`, symptom: 'A client that applies the operation anyway shows a different message, or stops reading the stream.' })
     return false

@@ -301,6 +301,14 @@ describe('hostile operations are warnings, never a throw', () => {
     expect(codes(diagnostics)).toEqual(expect.arrayContaining(['warning a delta whose channel c is neither a number nor a string: {"x":1}', 'warning a delta that is not a {p, o, v, c} object: [1,2]']))
   })
 
+  it('a storm of one-character inserts before the text stops being followed once rewrites read past their budget (one warning), instead of costing the text per frame', () => {
+    const blocks: Block[] = [['delta_encoding', 'v1'], ['delta', { p: '', o: 'add', v: message('m1', {}, { content_type: 'text', parts: ['abc'] }), c: 0 }]]
+    for (let i = 0; i < 5000; i++) blocks.push(['delta', { p: '/message/content/parts/0', o: 'add', v: 'x' }])
+    const { reply, diagnostics } = run(blocks)
+    expect(content(reply)).toBe('x'.repeat(999) + 'abc')
+    expect(diagnostics.filter((d) => d.message.includes('rewritten more often than its frames pay for')).map((d) => d.frame)).toEqual([1001])
+  })
+
   it('100,000 appends make a 10 MB reply, every frame credited with its 100 characters', () => {
     const piece = 'y'.repeat(100)
     const blocks: Block[] = [...START, ['delta', { p: '/message/content/parts/0', o: 'append', v: piece }]]
