@@ -41,6 +41,20 @@ describe('headers', () => {
     ]
     expect(redactHeaders(headers).map((h) => h.value)).toEqual([R, R, R, R, R, R, 'text/event-stream', 'abc'])
   })
+
+  it('response headers too: a Bearer value, Set-Cookie, an auth word; counters such as x-ratelimit-remaining-tokens are kept', () => {
+    const out = redactRecording({
+      request: request({
+        responseHeaders: [
+          { name: 'X-Echo-Auth', value: 'Bearer sk-echoed-0123' }, { name: 'Set-Cookie', value: 'sid=abc123def; Path=/' },
+          { name: 'X-Auth-Token', value: 't0k3n-value' }, { name: 'x-ratelimit-remaining-tokens', value: '39000' },
+        ],
+      }),
+      chunks: [],
+    })
+    expect(out.request.responseHeaders.map((h) => h.value)).toEqual([R, R, R, '39000'])
+    expect(out.redactions.map((r) => `${r.where} ${r.name}`)).toEqual(['response header X-Echo-Auth', 'response header Set-Cookie', 'response header X-Auth-Token'])
+  })
 })
 
 describe('URLs', () => {
@@ -99,6 +113,21 @@ describe('request bodies in any format', () => {
   it('deep nesting (20,000 levels) is read, and the secret inside redacted', () => {
     const body = '['.repeat(20_000) + '{"secret":"s3cret!"}' + ']'.repeat(20_000)
     expect(redactBody(body)).toBe('['.repeat(20_000) + `{"secret":"${R}"}` + ']'.repeat(20_000))
+  })
+
+  it('NDJSON after a byte order mark, and multipart with bare LF line endings', () => {
+    expect(redactBody('\ufeff{"token":"a"}\n{"n":1}\n')).toBe(`\ufeff{"token":"${R}"}\n{"n":1}\n`)
+    const body = '--b\nContent-Disposition: form-data; name="passphrase"\n\nopen sesame\n--b\nContent-Disposition: form-data; name="q"\n\nhi\n--b--\n'
+    expect(redactBody(body)).toBe(body.replace('open sesame', R))
+  })
+
+  it('a 100,000-level body goes through a whole fixture export: no throw, the secret inside redacted and its echo in the response too', () => {
+    const secret = 'deep-secret-0123456789'
+    const requestBody = '{"a":'.repeat(100_000) + `{"password":"${secret}"}` + '}'.repeat(100_000)
+    const fixture = toFixture({ request: request({ requestBody }), chunks: [{ data: `data: {"choices":[{"index":0,"delta":{"content":"${secret}"}}]}\n\n`, t: null }] })
+    expect(fixture.request.body).toBe(requestBody.replace(secret, R))
+    expect(fixture.expected.choices[0]!.content).toBe(R)
+    expect(fixture.meta.redactions).toEqual([{ where: 'request body', name: 'password' }, { where: 'response body', name: 'value of request body password' }])
   })
 
   it('a body in no readable format is replaced by a note, unless credentials are included', () => {
