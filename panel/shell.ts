@@ -51,6 +51,15 @@ export interface PanelShell {
     load(): Promise<string | null>
     save(value: string): Promise<void>
   }
+  /**
+   * Optional: where the user's stream rules per URL pattern are kept (panel/store/rules.ts), one
+   * string: the extension's browser.storage.local (through src/capture), the page's
+   * localStorage. Without it the rules last as long as the panel. Either call may reject.
+   */
+  rulesStore?: {
+    load(): Promise<string | null>
+    save(value: string): Promise<void>
+  }
 }
 
 /** What a host search bar asks (the names of chrome.devtools.panels onSearch). */

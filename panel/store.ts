@@ -20,6 +20,7 @@
 //   comparison.ts           compare with my client, diff two captures
 //   budget.ts               the clock, and when work that grows with the stream runs again
 //   redaction.ts            the user's redaction list, kept through the shell
+//   rules.ts                the user's stream rules per URL pattern, kept through the shell
 //   memory.ts               the memory budget: what the requests hold, which to release
 //
 // Scale (100,000+ frames, a 20 MB body in one chunk): nothing costs time per frame on every
@@ -42,6 +43,7 @@ import type { StoreEnv } from './store/model.js'
 import { Notes } from './store/notes.js'
 import { Recorder } from './store/recording.js'
 import { createRedactionSettings, type RedactionSettings } from './store/redaction.js'
+import { createStreamRules, type StreamRules } from './store/rules.js'
 import { Selection } from './store/selection.js'
 import { sortRows, START_ORDER, type RequestSort } from './store/sort.js'
 import type { FrameItem, Highlight, LiveState, Note, Recordings, RequestRow, SelectionView, StoreOptions } from './store/types.js'
@@ -132,11 +134,13 @@ export interface PanelStore {
   readonly recordings: Recordings
   /** The user's redaction list, applied to every export (store/redaction.ts). */
   readonly redaction: RedactionSettings
+  /** The user's stream rules per URL pattern: a matching request is read with them (store/rules.ts). */
+  readonly rules: StreamRules
   readonly parts: StoreParts
   dispose(): void
 }
 
-export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'redactionStore'> | null, options: StoreOptions = {}): PanelStore {
+export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'redactionStore' | 'rulesStore'> | null, options: StoreOptions = {}): PanelStore {
   const now = options.now ?? defaultNow
   const defer = options.defer ?? defaultDefer
   // each batch merges its share of large bodies, then keeps the requests within the memory budget
@@ -230,6 +234,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'red
     clearNotes: () => notes.clear(),
     recordings: { get: (id) => recorder.get(id) },
     redaction: createRedactionSettings(shell?.redactionStore),
+    rules: createStreamRules(shell?.rulesStore),
     parts: { batches, recorder, selection, notes, live, comparisons },
     dispose() {
       unwatchBudget()

@@ -7,6 +7,7 @@ import { ExportBar } from './ExportBar.js'
 import { ForceSelect } from './ForceSelect.js'
 import { PinToggle } from './MemoryBudget.js'
 import { MiddleEllipsis } from './MiddleEllipsis.js'
+import { RulesButton } from './RulesEditor.js'
 
 export function SelectionHeader() {
   const { store } = usePanel()
@@ -27,6 +28,7 @@ export function SelectionHeader() {
         <span class={`ds-state-${row.state}`} data-testid="request-state">{row.state}</span>
         {row.incomplete && <span class="ds-badge warn" title={row.incomplete}>incomplete</span>}
         <ForceSelect />
+        <RulesButton />
         <PinToggle id={view.id} pinned={row.pinned === true} />
       </div>
       <ExportBar />

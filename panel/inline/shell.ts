@@ -5,6 +5,7 @@
 import type { CaptureEvent, PanelShell } from '../shell.js'
 
 const REDACTION_KEY = 'deltascope.redaction'
+const RULES_KEY = 'deltascope.rules'
 
 export interface InlineShell extends PanelShell {
   /** Sends an event to the panel (queued until the panel connects). */
@@ -56,6 +57,10 @@ export function createInlineShell(win: Window = window): InlineShell {
     redactionStore: {
       load: async () => win.localStorage.getItem(REDACTION_KEY),
       save: async (value) => win.localStorage.setItem(REDACTION_KEY, value),
+    },
+    rulesStore: {
+      load: async () => win.localStorage.getItem(RULES_KEY),
+      save: async (value) => win.localStorage.setItem(RULES_KEY, value),
     },
     save: (filename, mime, content) => download(filename, mime, content),
     saveBytes: (filename, mime, content) => download(filename, mime, content),

@@ -30,9 +30,13 @@ export function applyEvent(store: PanelStore, event: PanelEvent): void {
   const { batches, recorder, selection, notes, live, comparisons } = store.parts
   if (batches.disposed) return
   switch (event.type) {
-    case 'request':
+    case 'request': {
       recorder.request(event.request)
+      // a URL the user saved rules for is read with them from its first byte
+      const rules = store.rules.ruleFor(event.request.url)
+      if (rules) recorder.force(event.request.id, { rules })
       return
+    }
     case 'chunk':
       recorder.chunk(event.id, event.data, event.t)
       return

@@ -7,7 +7,7 @@
 // cache is valid for one merger: forcing a provider or transport restarts the model with a
 // new merger and empty caches, and the kept chunks are merged again.
 
-import { createMerger, type MergeOptions, type Merger, type Reply } from '../../src/library.js'
+import { checkRules, createMerger, type LibraryMergeOptions as MergeOptions, type Merger, type Reply } from '../../src/library.js'
 import type { ForcedOptions } from '../../src/exchange/types.js'
 import { urlHost, urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
@@ -135,6 +135,7 @@ export class RequestModel {
     this.forced = {}
     if (forced.provider) this.forced.provider = forced.provider
     if (forced.transport) this.forced.transport = forced.transport
+    if (forced.rules) this.forced.rules = forced.rules
     this.merger = createMerger(mergeOptions(this.request, this.forced))
     this.final = null
     this.replies.reset()
@@ -163,7 +164,7 @@ export class RequestModel {
     const frames = this.merger.frameCount
     const start = request.startedAt
     const end = this.endT ?? (this.state === 'live' ? this.lastT : null)
-    const known = frames > 0 || this.forced.provider !== undefined
+    const known = frames > 0 || this.forced.provider !== undefined || this.forced.rules !== undefined
     const partialFrame = this.partialFrame()
     const row: RequestRow = {
       id: request.id,
@@ -209,7 +210,7 @@ export class RequestModel {
 
   /** How the core chose the provider (forced, frames, URL, Content-Type, default): the merger says. */
   providerReason(): ProviderReason | null {
-    if (this.forced.provider) return 'forced'
+    if (this.forced.provider || this.forced.rules) return 'forced'
     if (this.merger.frameCount === 0) return null
     return this.merger.providerChoice().reason
   }
@@ -220,6 +221,8 @@ export function mergeOptions(request: CapturedRequest, forced: ForcedOptions): M
   if (request.contentType) o.contentType = request.contentType
   if (forced.provider) o.provider = forced.provider
   if (forced.transport) o.transport = forced.transport
+  // rules are checked where they are made; rules that are not usable are not applied (createMerger would throw)
+  if (forced.rules && checkRules(forced.rules).ok) o.rules = forced.rules
   return o
 }
 

@@ -173,7 +173,7 @@ export class Recorder implements Recordings {
       truncated: m.truncated,
       frames: () => merger.frames(),
     }
-    if (m.forced.provider || m.forced.transport) source.forced = { ...m.forced }
+    if (m.forced.provider || m.forced.transport || m.forced.rules) source.forced = { ...m.forced }
     return source
   }
 

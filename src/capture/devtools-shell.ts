@@ -11,6 +11,7 @@ type Theme = 'light' | 'dark'
 
 const HELLO_RETRY_MS = 500
 const REDACTION_KEY = 'deltascope.redaction'
+const RULES_KEY = 'deltascope.rules'
 
 export function createDevtoolsShell(): PanelShell {
   const tabId = browser.devtools.inspectedWindow.tabId
@@ -88,6 +89,7 @@ export function createDevtoolsShell(): PanelShell {
       set: (key, value) => localStorage.setItem(key, value),
     },
     redactionStore: redactionStore(),
+    rulesStore: keptString(RULES_KEY),
     onThemeChange(callback) {
       themeCallbacks.add(callback)
       installThemeWatch()
@@ -159,20 +161,25 @@ export function createDevtoolsShell(): PanelShell {
  * extension's own origin and outlives the panel too.
  */
 function redactionStore(): NonNullable<PanelShell['redactionStore']> {
+  return keptString(REDACTION_KEY)
+}
+
+/** One string kept under `key`, where redactionStore keeps its list (the stream rules use it too). */
+function keptString(key: string): NonNullable<PanelShell['rulesStore']> {
   const local = (browser as { storage?: { local?: typeof browser.storage.local } }).storage?.local
   if (local) {
     return {
       load: async () => {
-        const got = await local.get(REDACTION_KEY)
-        const value = got[REDACTION_KEY]
+        const got = await local.get(key)
+        const value = got[key]
         return typeof value === 'string' ? value : null
       },
-      save: (value) => local.set({ [REDACTION_KEY]: value }),
+      save: (value) => local.set({ [key]: value }),
     }
   }
   return {
-    load: async () => localStorage.getItem(REDACTION_KEY),
-    save: async (value) => localStorage.setItem(REDACTION_KEY, value),
+    load: async () => localStorage.getItem(key),
+    save: async (value) => localStorage.setItem(key, value),
   }
 }
 

@@ -1,0 +1,184 @@
+// "Read this stream as…": for a stream no adapter reads (generic) or one read with rules, a
+// small editor of user rules (README "Reading any stream with rules"). It opens with rules
+// suggested from the frames (string fields that grow across frames, finish-reason-like fields),
+// lists the other text candidates, previews the reply live as the rules are edited, and applies
+// them: the request is read again with them, and they are saved for URLs matching a pattern
+// (store/rules.ts). Plain text fields only: nothing typed or captured is ever markup.
+
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
+import type { Rules } from '../../src/library.js'
+import { usePanel } from '../context.js'
+import { applyEvent } from '../store.js'
+import { defaultPattern, previewRules, suggestFor, type Preview } from '../store/rules.js'
+
+/** The button, beside the provider: shown for a stream read as generic or with rules. */
+export function RulesButton() {
+  const { store } = usePanel()
+  const view = store.selection.value
+  const [open, setOpen] = useState(false)
+  const button = useRef<HTMLButtonElement>(null)
+  if (!view) return null
+  const withRules = view.row.forced.rules !== undefined
+  if (!withRules && view.latest.provider !== 'generic') return null
+  const close = (restore: boolean) => {
+    setOpen(false)
+    if (restore) button.current?.focus()
+  }
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        class="ds-button"
+        data-testid="rules-open"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        title="Say where this stream keeps its text, reasoning, tool calls and finish reason"
+        onClick={() => setOpen(!open)}
+      >
+        {withRules ? 'Rules…' : 'Read this stream as…'}
+      </button>
+      {open && <RulesEditor id={view.id} anchor={button.current} onClose={close} />}
+    </>
+  )
+}
+
+function RulesEditor({ id, anchor, onClose }: { id: string; anchor: HTMLElement | null; onClose: (restore: boolean) => void }) {
+  const { store, ui } = usePanel()
+  const source = store.recordings.get(id)
+  const suggestion = useMemo(() => (source ? suggestFor(source) : null), [id])
+  const current = source?.forced?.rules ?? suggestion?.rules ?? null
+  const [text, setText] = useState(() => format(current ?? { version: 1, mode: 'append', text: '' }))
+  const [pattern, setPattern] = useState(() => (source ? defaultPattern(source.request.url) : ''))
+  const [save, setSave] = useState(true)
+  const preview: Preview | null = useMemo(() => (source ? previewRules(source, text) : null), [text, id])
+  const ref = useRef<HTMLDivElement>(null)
+
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el) return
+    const doc = el.ownerDocument
+    const win = doc.defaultView!
+    const place = () => {
+      const at = anchor?.getBoundingClientRect()
+      const r = el.getBoundingClientRect()
+      el.style.left = `${Math.max(4, Math.min(at ? at.left : 4, win.innerWidth - r.width - 4))}px`
+      el.style.top = `${Math.max(4, Math.min(at ? at.bottom + 2 : 4, win.innerHeight - r.height - 4))}px`
+    }
+    place()
+    el.querySelector<HTMLTextAreaElement>('textarea')?.focus()
+    const away = (e: Event) => { if (!el.contains(e.target as Node) && e.target !== anchor) onClose(false) }
+    doc.addEventListener('pointerdown', away, true)
+    win.addEventListener('resize', place)
+    return () => {
+      doc.removeEventListener('pointerdown', away, true)
+      win.removeEventListener('resize', place)
+    }
+  }, [])
+
+  if (!source) return null
+  const forced = source.forced ?? {}
+
+  const apply = async () => {
+    if (!preview?.ok) return
+    const rules = JSON.parse(text) as Rules
+    applyEvent(store, { type: 'force', id, forced: { ...(forced.transport ? { transport: forced.transport } : {}), rules } })
+    if (save && pattern.trim() !== '') await store.rules.save(pattern.trim(), rules)
+    ui.status.value = save && pattern.trim() !== '' ? `Read with rules; saved for ${pattern.trim()}` : 'Read with rules'
+    onClose(true)
+  }
+  const stop = async () => {
+    applyEvent(store, { type: 'force', id, forced: forced.transport ? { transport: forced.transport } : {} })
+    const saved = store.rules.saved.peek().find((s) => s.pattern === pattern.trim())
+    if (saved) await store.rules.remove(saved.pattern)
+    ui.status.value = 'Read without rules'
+    onClose(true)
+  }
+  const pickCandidate = (path: string, mode: 'append' | 'snapshot') => {
+    let base: Record<string, unknown> = {}
+    try { base = JSON.parse(text) as Record<string, unknown> } catch { /* start again from the suggestion */ }
+    setText(format({ ...base, version: 1, mode, text: path }))
+  }
+
+  return (
+    <div
+      ref={ref}
+      class="ds-popover ds-rules"
+      role="dialog"
+      aria-label="Read this stream as"
+      data-testid="rules-editor"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') { e.stopPropagation(); onClose(true) }
+        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void apply()
+      }}
+    >
+      <p class="ds-rules-intro">
+        Rules say where each frame keeps the text (paths such as <code>choices[*].delta.content</code>) and how it arrives:
+        append (a piece each frame), snapshot (the whole text so far) or patch (JSON-patch operations).
+      </p>
+      {suggestion && suggestion.reasons.length > 0 && (
+        <ul class="ds-rules-reasons" data-testid="rules-reasons">
+          {suggestion.reasons.map((r, i) => <li key={i}>{r}</li>)}
+        </ul>
+      )}
+      {suggestion && suggestion.candidates.length > 1 && (
+        <div class="ds-rules-candidates">
+          <span class="ds-muted">Text could also be:</span>
+          {suggestion.candidates.slice(0, 6).map((c) => (
+            <button key={c.path} type="button" class="ds-button" data-testid="rules-candidate" title={c.preview} onClick={() => pickCandidate(c.path, c.mode)}>
+              {c.path} ({c.mode})
+            </button>
+          ))}
+        </div>
+      )}
+      <label class="ds-rules-field">
+        <span class="ds-rules-label">Rules (JSON)</span>
+        <textarea rows={9} spellcheck={false} data-testid="rules-json" value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      </label>
+      <div class="ds-rules-preview" data-testid="rules-preview" aria-live="polite">
+        {preview && !preview.ok && (
+          <ul class="ds-rules-errors">{preview.errors.map((e, i) => <li key={i} data-testid="rules-error">{e}</li>)}</ul>
+        )}
+        {preview && preview.ok && <PreviewReply preview={preview} />}
+      </div>
+      <label class="ds-rules-save">
+        <input type="checkbox" data-testid="rules-save" checked={save} onChange={(e) => setSave(e.currentTarget.checked)} />
+        <span>Use for URLs matching</span>
+        <input type="text" spellcheck={false} data-testid="rules-pattern" aria-label="URL pattern (* for any run of characters)" value={pattern} onInput={(e) => setPattern(e.currentTarget.value)} />
+      </label>
+      {store.rules.status.value !== '' && <p class="ds-rules-status">{store.rules.status.value}</p>}
+      <div class="ds-rules-buttons">
+        {forced.rules && <button type="button" class="ds-button" data-testid="rules-stop" onClick={() => void stop()}>Read without rules</button>}
+        <button type="button" class="ds-button" data-testid="rules-cancel" onClick={() => onClose(true)}>Cancel</button>
+        <button type="button" class="ds-button" data-testid="rules-apply" disabled={!preview?.ok} onClick={() => void apply()}>Apply</button>
+      </div>
+    </div>
+  )
+}
+
+function PreviewReply({ preview }: { preview: Extract<Preview, { ok: true }> }) {
+  const { reply } = preview
+  const choice = reply.choices[0]
+  return (
+    <>
+      <div class="ds-muted">
+        Preview: {reply.frameCount} frames, {reply.choices.length} choice{reply.choices.length === 1 ? '' : 's'}
+        {choice?.finishReason ? `, finish ${choice.finishReason}` : ''}{reply.done ? ', ended' : ', no end seen'}
+      </div>
+      {choice?.reasoning ? <pre class="ds-rules-text ds-muted" data-testid="rules-preview-reasoning">{clip(choice.reasoning)}</pre> : null}
+      <pre class="ds-rules-text" data-testid="rules-preview-content">{choice ? clip(choice.content) : '(nothing read yet)'}</pre>
+      {choice && choice.toolCalls.length > 0 && (
+        <div data-testid="rules-preview-tools">{choice.toolCalls.map((t) => `${t.name ?? '?'}(${clip(t.arguments, 80)})`).join(', ')}</div>
+      )}
+      {preview.warnings.map((w, i) => <div key={i} class="ds-rules-warning">{w}</div>)}
+    </>
+  )
+}
+
+function format(rules: Rules | Record<string, unknown>): string {
+  return JSON.stringify(rules, null, 2)
+}
+
+function clip(s: string, max = 2000): string {
+  return s.length > max ? s.slice(0, max) + '…' : s
+}

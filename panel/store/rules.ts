@@ -1,0 +1,156 @@
+// The user's stream rules (README "Reading any stream with rules"), saved per URL pattern and
+// kept through the shell (the extension's browser.storage.local, the page's localStorage). A
+// request whose URL matches a saved pattern is read with its rules as it arrives; the editor
+// ("Read this stream as…", components/RulesEditor.tsx) suggests rules from a request's frames
+// and previews what they read. Storage is outside data: what it gives back is checked again.
+
+import { signal, type ReadonlySignal } from '@preact/signals'
+import type { Recording } from '../../src/exchange/types.js'
+import { checkRules, createMerger, suggestRules, type LibraryMergeOptions, type Reply, type Rules, type RulesSuggestion } from '../../src/library.js'
+import type { PanelShell } from '../shell.js'
+
+export interface SavedRules {
+  /** A URL with `*` for any run of characters (`https://chat.example.com/api/stream*`). */
+  pattern: string
+  rules: Rules
+}
+
+export interface StreamRules {
+  readonly saved: ReadonlySignal<readonly SavedRules[]>
+  /** '' when all is kept; else what went wrong loading or saving (the rules still apply until the panel closes). */
+  readonly status: ReadonlySignal<string>
+  /** The rules of the first saved pattern the URL matches, or null. */
+  ruleFor(url: string): Rules | null
+  /** Saves (or replaces) the rules of a pattern. */
+  save(pattern: string, rules: Rules): Promise<void>
+  /** Forgets a pattern's rules. */
+  remove(pattern: string): Promise<void>
+  readonly ready: Promise<void>
+}
+
+const STORED_VERSION = 1
+
+export function createStreamRules(store?: PanelShell['rulesStore']): StreamRules {
+  const saved = signal<readonly SavedRules[]>([])
+  const status = signal('')
+  let edited = false
+
+  const ready = (async () => {
+    if (!store) return
+    try {
+      const text = await store.load()
+      if (text === null || edited) return
+      const { list, dropped } = fromStored(text)
+      saved.value = list
+      if (dropped > 0) status.value = `${dropped} stored stream ${dropped === 1 ? 'rule was' : 'rules were'} not usable, left out`
+    } catch (err) {
+      status.value = `The stream rules could not be read: ${message(err)}`
+    }
+  })()
+
+  const keep = async (list: readonly SavedRules[]) => {
+    edited = true
+    saved.value = list
+    status.value = ''
+    if (!store) return
+    try {
+      await store.save(toStored(list))
+    } catch (err) {
+      status.value = `The stream rules could not be saved (they apply until the panel closes): ${message(err)}`
+    }
+  }
+
+  return {
+    saved,
+    status,
+    ready,
+    ruleFor: (url) => saved.peek().find((s) => urlMatches(s.pattern, url))?.rules ?? null,
+    save: (pattern, rules) => keep([{ pattern, rules }, ...saved.peek().filter((s) => s.pattern !== pattern)]),
+    remove: (pattern) => keep(saved.peek().filter((s) => s.pattern !== pattern)),
+  }
+}
+
+export function toStored(list: readonly SavedRules[]): string {
+  return JSON.stringify({ version: STORED_VERSION, rules: list })
+}
+
+/** The saved rules in a stored text, each checked; what is not usable is counted and left out. */
+export function fromStored(text: string): { list: SavedRules[]; dropped: number } {
+  let parsed: unknown
+  try { parsed = JSON.parse(text) } catch { return { list: [], dropped: 1 } }
+  const entries = (parsed as { version?: unknown; rules?: unknown } | null)
+  if (entries === null || typeof entries !== 'object' || entries.version !== STORED_VERSION || !Array.isArray(entries.rules)) return { list: [], dropped: 1 }
+  const list: SavedRules[] = []
+  let dropped = 0
+  for (const e of entries.rules as unknown[]) {
+    const pattern = (e as { pattern?: unknown } | null)?.pattern
+    const check = checkRules((e as { rules?: unknown } | null)?.rules)
+    if (typeof pattern === 'string' && pattern !== '' && check.ok) list.push({ pattern, rules: check.rules })
+    else dropped++
+  }
+  return { list, dropped }
+}
+
+/**
+ * True when the URL matches the pattern: `*` stands for any run of characters, everything
+ * else is literal; matched left to right, each piece found once (linear, no regex built from
+ * what the user typed or the page sent).
+ */
+export function urlMatches(pattern: string, url: string): boolean {
+  const pieces = pattern.split('*')
+  if (pieces.length === 1) return pattern === url
+  const head = pieces[0]!
+  const tail = pieces[pieces.length - 1]!
+  if (!url.startsWith(head) || url.length < head.length + tail.length || !url.endsWith(tail)) return false
+  let at = head.length
+  const end = url.length - tail.length
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const found = url.indexOf(pieces[i]!, at)
+    if (found < 0 || found + pieces[i]!.length > end) return false
+    at = found + pieces[i]!.length
+  }
+  return true
+}
+
+/** The pattern the editor proposes for a URL: its origin and path, any query. */
+export function defaultPattern(url: string): string {
+  const q = url.search(/[?#]/)
+  return (q < 0 ? url : url.slice(0, q)) + '*'
+}
+
+/** Frames looked at for a suggestion. */
+const SUGGEST_FRAMES = 2000
+
+/** Rules suggested from a recording's frames (read as they were, without rules). */
+export function suggestFor(recording: Recording): RulesSuggestion {
+  const m = createMerger(optionsOf(recording))
+  for (const c of recording.chunks) m.push(c.data)
+  m.end()
+  const frames = m.frames(0, Math.min(m.frameCount, SUGGEST_FRAMES)).filter((f) => f.kind === 'data').map((f) => ({ event: f.event, json: f.json }))
+  return suggestRules(frames)
+}
+
+export type Preview = { ok: true; reply: Reply; warnings: string[] } | { ok: false; errors: string[] }
+
+/** What the rules (as typed: JSON text) read from the recording. */
+export function previewRules(recording: Recording, text: string): Preview {
+  const check = checkRules(text)
+  if (!check.ok) return { ok: false, errors: check.errors }
+  const m = createMerger({ ...optionsOf(recording), rules: check.rules, retainBody: false })
+  for (const c of recording.chunks) m.push(c.data)
+  const reply = m.end()
+  const warnings = m.diagnostics().filter((d) => d.level !== 'info').slice(0, 5).map((d) => `${d.frame === null ? '' : `frame ${d.frame}: `}${d.message}`)
+  return { ok: true, reply, warnings }
+}
+
+/** How the recording is read, its provider and rules aside. */
+function optionsOf(recording: Recording): LibraryMergeOptions {
+  const o: LibraryMergeOptions = { url: recording.request.url }
+  if (recording.request.contentType) o.contentType = recording.request.contentType
+  if (recording.forced?.transport) o.transport = recording.forced.transport
+  return o
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}
