@@ -13,6 +13,7 @@ import { cohere } from './cohere.js'
 import { gemini } from './gemini.js'
 import { generic } from './generic.js'
 import { langgraph } from './langgraph.js'
+import { librechat } from './librechat.js'
 import { lobechat } from './lobechat.js'
 import { ollama } from './ollama.js'
 import { openaiChat } from './openai-chat.js'
@@ -27,6 +28,7 @@ const ADAPTERS = {
   bedrock, // its frames' event is a ConverseStream event name (messageStart…) or exception:*
   lobechat, // before the provider formats: its `event: data` frames carry their raw objects
   langgraph, // its own event names (`messages`, `messages/partial`…); its messages may carry Anthropic content blocks
+  librechat, // `event: message` frames told apart by their keys (final, created, event: on_*, sync, message, type+messageId)
   'chatgpt-web': chatgptWeb, // event names (delta_encoding, delta) and frame types no other format sends
   anthropic,
   'openai-responses': openaiResponses,
