@@ -49,6 +49,8 @@ interface FieldStats {
 const REASONING_NAME = /reason(?!$)|reasoning|think|thought/i
 const FINISH_NAME = /finish|stop_?reason|stopReason|end_?reason/i
 const FINISH_VALUE = /^(stop|stopped|end|end_turn|length|max_tokens|complete|completed|finished|done|tool_calls|tool_use|eos|content_filter)$/i
+/** Names that hold a kind, never the text. */
+const ENUM_NAME = /^(type|event|kind|status|state|role|object|id|model|object_type|event_type)$/i
 const TEXT_NAME = /text|content|delta|token|chunk|message|answer|output|response/i
 
 /** Rules suggested from the frames (the first 2,000 are looked at). */
@@ -125,9 +127,11 @@ function candidate(path: string, s: FieldStats): RulesCandidate | null {
   if (grows > 0) {
     return { path, mode: 'snapshot', frames: s.values.length, preview: clip(s.values[s.values.length - 1]!) }
   }
-  // identifiers and enumerations: few distinct values, or every value the same shape without spaces
+  // identifiers and enumerations: few distinct values, or words that repeat (event types, states)
   const joined = s.values.join('')
   if (distinct <= 3 && s.values.length > 6) return null
+  if (distinct < s.values.length && s.values.every((v) => /^[\w.:/-]+$/.test(v))) return null
+  if (ENUM_NAME.test(lastName(path))) return null
   if (!/\s/.test(joined) && s.values.every((v) => /^[\w-]+$/.test(v) && v.length >= 8)) return null
   if (FINISH_NAME.test(lastName(path))) return null
   return { path, mode: 'append', frames: s.values.length, preview: clip(joined) }

@@ -1,0 +1,83 @@
+// "Read this stream as…" in the standalone page, built, served from 127.0.0.1 and driven in
+// Debian Chromium: a pasted stream of an app's own JSON frames is read as generic (nothing
+// rebuilt); the editor suggests rules from the frames and previews the reply; Apply reads the
+// stream with them (the exact text, its finish reason); the rules are saved for the URL, so the
+// next paste is read with them at once; a bad edit is refused with the field named.
+
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openPage, type OpenedPage } from '../support/browser.js'
+import { screenshotPath } from '../support/screenshots.js'
+
+const frame = (o: object) => `data: ${JSON.stringify(o)}\n\n`
+/** An app's own protocol: no built-in adapter reads it. */
+const STREAM = [
+  frame({ type: 'start', id: 'm1' }),
+  frame({ type: 'chunk', id: 'm1', text: 'Hello' }),
+  frame({ type: 'chunk', id: 'm1', text: ', world' }),
+  frame({ type: 'chunk', id: 'm1', text: '!' }),
+  frame({ type: 'end', id: 'm1', reason: 'complete' }),
+].join('')
+
+let opened: OpenedPage
+let page: Page
+let problems: string[] = []
+const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`)
+const reply = () => page.locator('[data-testid="reply-content"]').allTextContents()
+
+beforeAll(async () => {
+  opened = await openPage()
+  ;({ page, problems } = opened)
+}, 120_000)
+
+afterAll(async () => {
+  await opened?.close()
+})
+
+describe('Read this stream as…', () => {
+  it('a pasted stream of unknown JSON frames is generic: nothing rebuilt, and the editor is offered', async () => {
+    await page.getByLabel('Paste a stream').fill(STREAM)
+    await expect.poll(() => page.locator('[data-testid="request-row"][aria-selected="true"]').getAttribute('title')).toBe('pasted text')
+    await expect.poll(() => byTestId('rules-open').textContent()).toBe('Read this stream as…')
+    expect(await reply()).toEqual([])
+  })
+
+  it('the editor suggests the growing string field, the finish reason and the end, and previews the exact reply', async () => {
+    await byTestId('rules-open').click()
+    const rules = JSON.parse(await byTestId('rules-json').inputValue()) as unknown
+    expect(rules).toEqual({ version: 1, mode: 'append', text: 'text', finishReason: 'reason', done: { path: 'type', equals: 'end' } })
+    expect(await byTestId('rules-preview-content').textContent()).toBe('Hello, world!')
+    expect(await byTestId('rules-pattern').inputValue()).toBe('pasted text*')
+    await page.screenshot({ path: screenshotPath('rules-editor.png') })
+  })
+
+  it('a bad edit is refused with the field named, and Apply waits for a good one', async () => {
+    const good = await byTestId('rules-json').inputValue()
+    await byTestId('rules-json').fill(good.replace('"text": "text"', '"text": "text["'))
+    await expect.poll(() => byTestId('rules-error').allTextContents()).toEqual(['text: "text[" is not a path: "[" at character 5 has no "]"'])
+    expect(await byTestId('rules-apply').isDisabled()).toBe(true)
+    await byTestId('rules-json').fill(good)
+    await expect.poll(() => byTestId('rules-preview-content').textContent()).toBe('Hello, world!')
+  })
+
+  it('Apply reads the stream with the rules: the reply shows the exact text and finish reason', async () => {
+    await byTestId('rules-apply').click()
+    await expect.poll(() => reply()).toEqual(['Hello, world!'])
+    expect(await byTestId('finish-reason').allTextContents()).toEqual(['complete'])
+    expect(await byTestId('rules-editor').count()).toBe(0)
+    expect(await page.locator('[data-testid="force-provider"] option:checked').textContent()).toBe('auto (rules)')
+    expect(await byTestId('rules-open').textContent()).toBe('Rules…')
+    await page.screenshot({ path: screenshotPath('rules-applied.png') })
+  })
+
+  it('the rules are kept for the URL pattern: the next paste is read with them at once', async () => {
+    const stored = await page.evaluate(() => localStorage.getItem('deltascope.rules'))
+    expect(JSON.parse(stored!)).toEqual({
+      version: 1,
+      rules: [{ pattern: 'pasted text*', rules: { version: 1, mode: 'append', text: 'text', finishReason: 'reason', done: { path: 'type', equals: 'end' } } }],
+    })
+    await page.getByLabel('Paste a stream').fill(STREAM.replace('"!"', '"?"'))
+    await expect.poll(() => reply()).toEqual(['Hello, world?'])
+    expect(problems).toEqual([])
+  })
+})
