@@ -2,13 +2,15 @@
 // (store/sort.ts: ascending, descending, start order again), as in the Network panel. Arrows
 // move the selection, Enter opens the frames, a right click (or the context-menu key) opens
 // the request's menu. Column headers are buttons (Enter or Space sorts); the edge after each is
-// a separator dragged (or moved with the arrow keys) to resize its column, remembered.
+// a separator dragged (or moved with the arrow keys) to resize its column, remembered. When
+// the columns do not fit (the list beside the selection is narrow), the headers wrap as sort
+// buttons and each row's cells as badges: every value readable, nothing cut to a few letters.
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { usePanel } from '../context.js'
 import { requestMenu } from '../menus.js'
 import {
-  ariaSort, clampWidth, columnScale, createColumnWidths, gridColumns, nextSort, REQUEST_COLUMNS,
+  ariaSort, clampWidth, columnsFit, createColumnWidths, gridColumns, nextSort, REQUEST_COLUMNS,
   type ColumnWidths, type RequestColumn, type SortKey,
 } from '../store/sort.js'
 import { openMenu } from './Menu.js'
@@ -24,7 +26,7 @@ export function RequestList() {
   const listRef = useRef<HTMLDivElement>(null)
   const headRef = useRef<HTMLDivElement>(null)
   const widths = useMemo(() => createColumnWidths(shell.storage), [])
-  // the room a row's cells have (the head row is as wide): the columns scale to fit it
+  // the room a row's cells have (the head is as wide): columns when they fit, else wrapped badges
   const [room, setRoom] = useState(Infinity)
   useLayoutEffect(() => {
     const el = headRef.current
@@ -69,21 +71,21 @@ export function RequestList() {
     e.preventDefault()
   }
 
-  const scale = columnScale(widths.value, room)
-  const columns = gridColumns(widths.value, scale)
+  const fit = columnsFit(widths.value, room)
+  const columns = gridColumns(widths.value)
   return (
     <>
       <div class="ds-pane-title">
         Streams <span data-testid="request-count">{rows.length}</span>{rows.length !== all ? ` of ${all}` : ''}
       </div>
-      <div class="ds-request-head" role="table" aria-label="Request list columns: sort and width" data-testid="request-head">
+      <div class={`ds-request-head${fit ? '' : ' wrapped'}`} role="table" aria-label="Request list columns: sort and width" data-testid="request-head" data-columns={fit ? 'aligned' : 'wrapped'}>
         <div role="row" ref={headRef} style={{ gridTemplateColumns: columns }}>
-          {REQUEST_COLUMNS.map((c) => <ColumnHeader key={c.key} column={c} widths={widths} scale={scale} />)}
+          {REQUEST_COLUMNS.map((c) => <ColumnHeader key={c.key} column={c} widths={widths} resizable={fit} />)}
         </div>
       </div>
       <div
         ref={listRef}
-        class="ds-requests"
+        class={`ds-requests${fit ? '' : ' wrapped'}`}
         role="listbox"
         aria-label="Streaming requests"
         tabIndex={0}
@@ -111,11 +113,11 @@ export function RequestList() {
 /** Pixels an arrow key moves a column edge (ten times that with Shift). */
 const STEP = 8
 
-function ColumnHeader({ column, widths, scale }: { column: RequestColumn; widths: ColumnWidths; scale: number }) {
+function ColumnHeader({ column, widths, resizable }: { column: RequestColumn; widths: ColumnWidths; resizable: boolean }) {
   const { store } = usePanel()
   const sort = store.sort.value
   const aria = ariaSort(sort, column.key)
-  const drag = useRef<{ start: number; at: number; scale: number } | null>(null)
+  const drag = useRef<{ start: number; at: number } | null>(null)
   const width = widths.value[column.key]
   const set = (key: SortKey, w: number) => { widths.value = { ...widths.value, [key]: clampWidth(key, w) } }
 
@@ -124,13 +126,11 @@ function ColumnHeader({ column, widths, scale }: { column: RequestColumn; widths
     e.preventDefault()
     e.stopPropagation()
     ;(e.currentTarget as HTMLElement).setPointerCapture(e.pointerId)
-    drag.current = { start: width, at: e.clientX, scale }
+    drag.current = { start: width, at: e.clientX }
   }
   const onPointerMove = (e: PointerEvent) => {
     const d = drag.current
-    // the columns are drawn at `scale` (as it was when the drag began, since a wider column
-    // lowers it): a move of d px on screen is d / scale of stored width
-    if (d) set(column.key, d.start + (e.clientX - d.at) / d.scale)
+    if (d) set(column.key, d.start + e.clientX - d.at)
   }
   const onPointerUp = (e: PointerEvent) => {
     drag.current = null
@@ -158,7 +158,7 @@ function ColumnHeader({ column, widths, scale }: { column: RequestColumn; widths
       >
         {column.label}{arrow}
       </button>
-      <div
+      {resizable && <div
         class="ds-col-resize"
         role="separator"
         aria-orientation="vertical"
@@ -173,7 +173,7 @@ function ColumnHeader({ column, widths, scale }: { column: RequestColumn; widths
         onPointerCancel={onPointerUp}
         onKeyDown={onKeyDown}
         onDblClick={() => set(column.key, column.width)}
-      />
+      />}
     </div>
   )
 }

@@ -54,7 +54,7 @@ export function RequestRowView({ row, firstStart, selected, onSelect, onMenu }: 
         <span class={`ds-badge${statusBad ? ' bad' : ''}`} title="HTTP status" data-testid="request-status">{row.status ?? '—'}</span>
         <span class="ds-badge" title={`Provider: ${row.provider ?? 'not known yet'}`}>{row.provider ?? '…'}</span>
         <span class="ds-badge" title={row.broken > 0 ? `${plural(row.frames, 'frame')}, ${row.broken} broken` : plural(row.frames, 'frame')}>
-          <span data-testid="request-frames">{row.frames}</span>
+          <span data-testid="request-frames">{row.frames}</span><span class="ds-unit"> fr</span>
           {row.broken > 0 && <> <span class="bad" data-testid="request-broken">{row.broken} broken</span></>}
           {row.streamErrors > 0 && <> <span class="bad" title="Errors sent by the provider">{plural(row.streamErrors, 'error')}</span></>}
         </span>

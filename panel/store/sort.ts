@@ -145,21 +145,20 @@ export function createColumnWidths(storage?: PanelShell['storage']): ColumnWidth
 export const COLUMN_GAP = 4
 
 /**
- * How much the columns are scaled to fit `room` px of row: 1 when their widths (and the gaps)
- * fit, else the share that makes them fit, so every column keeps its proportion rather than
- * the narrow ones being cut first. A drag of d px on screen changes a width by d / scale.
+ * Whether the columns (their widths and the gaps) fit in `room` px of row. When they do, the
+ * cells line up under the headers, as in the Network panel; when they do not (the list beside
+ * the selection is a fifth of the panel), the cells wrap as labelled badges instead, so every
+ * value stays readable rather than each being cut to a few letters.
  */
-export function columnScale(widths: Readonly<Record<SortKey, number>>, room: number): number {
+export function columnsFit(widths: Readonly<Record<SortKey, number>>, room: number): boolean {
   const sum = REQUEST_COLUMNS.reduce((n, c) => n + widths[c.key], 0)
-  const free = room - COLUMN_GAP * (REQUEST_COLUMNS.length - 1)
-  if (!(free > 0) || sum <= free) return free > 0 || !Number.isFinite(room) ? 1 : 0.1
-  return Math.max(0.1, free / sum)
+  return sum + COLUMN_GAP * (REQUEST_COLUMNS.length - 1) <= room
 }
 
 /**
- * The CSS grid columns for `widths` at `scale` (columnScale). Each may still shrink (to 0): a
- * row beside the list's scrollbar is a little narrower than the head the scale was measured on.
+ * The CSS grid columns for `widths`. Each may still shrink (to 0): a row beside the list's
+ * scrollbar is a little narrower than the head the fit was measured on.
  */
-export function gridColumns(widths: Readonly<Record<SortKey, number>>, scale = 1): string {
-  return REQUEST_COLUMNS.map((c) => `minmax(0, ${Math.floor(widths[c.key] * scale * 10) / 10}px)`).join(' ')
+export function gridColumns(widths: Readonly<Record<SortKey, number>>): string {
+  return REQUEST_COLUMNS.map((c) => `minmax(0, ${widths[c.key]}px)`).join(' ')
 }

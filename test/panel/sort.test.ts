@@ -3,17 +3,18 @@
 
 import { describe, expect, it } from 'vitest'
 import {
-  ariaSort, clampWidth, columnScale, createColumnWidths, defaultWidths, gridColumns, nextSort, parseWidths, sortRows, START_ORDER,
+  ariaSort, clampWidth, columnsFit, createColumnWidths, defaultWidths, gridColumns, nextSort, parseWidths, sortRows, START_ORDER,
   type RequestSort,
 } from '../../panel/store/sort.js'
 import type { RequestRow } from '../../panel/store/types.js'
 
 function row(id: string, over: Partial<RequestRow> = {}): RequestRow {
+  // the fields the sort reads, and the rest a row has (cast: the row type may grow)
   return {
     id, method: 'POST', url: `https://x.test/${id}`, path: `/${id}`, host: 'x.test', status: 200, provider: 'openai-chat',
     transport: 'sse', frames: 1, broken: 0, streamErrors: 0, bytes: 10, duration: 5, startedAt: 0, state: 'finished',
     cancelReason: null, source: 'live', done: true, truncated: false, forced: {}, incomplete: null, partialFrame: null, ...over,
-  }
+  } as RequestRow
 }
 const ids = (rows: readonly RequestRow[]) => rows.map((r) => r.id)
 const by = (key: RequestSort['key'], direction: RequestSort['direction'] = 'ascending'): RequestSort => ({ key, direction })
@@ -84,16 +85,15 @@ describe('request list column widths', () => {
   it('starts from the default widths', () => {
     expect(defaultWidths()).toEqual({ start: 44, status: 38, provider: 70, frames: 44, size: 46, duration: 46, state: 56 })
     expect(gridColumns(defaultWidths())).toBe('minmax(0, 44px) minmax(0, 38px) minmax(0, 70px) minmax(0, 44px) minmax(0, 46px) minmax(0, 46px) minmax(0, 56px)')
+    expect(gridColumns({ ...defaultWidths(), size: 90 })).toBe('minmax(0, 44px) minmax(0, 38px) minmax(0, 70px) minmax(0, 44px) minmax(0, 90px) minmax(0, 46px) minmax(0, 56px)')
   })
 
-  it('scales every column by the same share when the row is narrower than their widths and gaps, never up', () => {
+  it('lines the columns up when their widths and gaps fit the row, and not when they do not', () => {
     // 344 px of columns and 6 gaps of 4 px
-    expect(columnScale(defaultWidths(), 1000)).toBe(1)
-    expect(columnScale(defaultWidths(), 368)).toBe(1)
-    expect(columnScale(defaultWidths(), 196)).toBe(0.5)
-    expect(gridColumns(defaultWidths(), 0.5)).toBe('minmax(0, 22px) minmax(0, 19px) minmax(0, 35px) minmax(0, 22px) minmax(0, 23px) minmax(0, 23px) minmax(0, 28px)')
-    expect(columnScale(defaultWidths(), Infinity)).toBe(1)
-    expect(columnScale(defaultWidths(), 10)).toBe(0.1)
+    expect(columnsFit(defaultWidths(), 368)).toBe(true)
+    expect(columnsFit(defaultWidths(), 367)).toBe(false)
+    expect(columnsFit({ ...defaultWidths(), provider: 40 }, 338)).toBe(true)
+    expect(columnsFit(defaultWidths(), Infinity)).toBe(true)
   })
 
   it('keeps a width within the column minimum and 600 px, rounded', () => {
