@@ -141,7 +141,7 @@ describe('the panel at every width', () => {
     expect(f.scrollWidth).toBeLessThanOrEqual(f.innerWidth)
     expect(f.overflowing).toEqual([])
     expect(await byTestId('export-bar').getAttribute('data-collapsed')).toBe(null)
-    expect(await page.locator('[data-testid="export-bar"] button').allTextContents()).toEqual(['Fixture', 'Test', 'HAR', 'Raw body', 'JSON Lines', 'Copy as cURL'])
+    expect(await page.locator('[data-testid="export-bar"] button').allTextContents()).toEqual(['Fixture', 'Test', 'HAR', 'Raw body', 'JSON Lines', 'Copy as cURL', 'Redact ▾'])
     await page.screenshot({ path: screenshotPath('layout-1280.png') })
   })
 
