@@ -28,6 +28,8 @@
 //   export-menu      the Export button when the export actions do not fit (the actions are then its menu items)
 //   scrubber, scrub-slider, scrub-label, filter, hide-dimmed, live-toggle, clear, export-bar,
 //   export-{fixture,test,har,raw,jsonl,curl}, include-credentials, frame-detail, frame-raw,
+//   redaction-settings (the Redact button), redaction-popover, redaction-{names,values,patterns}
+//   (its boxes), redaction-save, redaction-cancel, redaction-problem (an entry left out), redaction-status,
 //   json-tree, usage, note, force-provider, force-transport, more-tool-calls (past the first 50 calls),
 //   merging (a large body being merged in slices: its percentage)
 //   live-toggle is checked exactly when the shell reports live capture on (`live` events)
