@@ -201,12 +201,23 @@ export function decodedBody(bytes: Uint8Array): string {
 }
 
 /**
- * Checks, from the bytes alone, every frame's and entry's offsets and text:
+ * Checks, from the bytes alone, every frame's and entry's offsets and text (an AWS event
+ * stream has no text: its frames cover the bytes one message after another):
  * - the body's text is TextDecoder's (BOM dropped): each `raw` = text.slice(start, end);
  * - `byteStart`/`byteEnd` are where those characters lie in the input: decoding the bytes
  *   between consecutive boundaries gives exactly the characters between them.
  */
 export function expectOffsetsMatchBytes(bytes: Uint8Array, ins: Inspection): void {
+  if (ins.transport === 'eventstream') {
+    // binary: no text; the frames' offsets are byte offsets, and the messages follow one another from byte 0
+    let at = 0
+    for (const f of ins.frames) {
+      expect([f.start, f.end, f.byteStart]).toEqual([f.byteStart, f.byteEnd, at])
+      at = f.byteEnd
+    }
+    expect(at).toBe(ins.frames.length === 0 ? 0 : bytes.length)
+    return
+  }
   const text = decodedBody(bytes)
   const bom = hasBom(bytes) ? 3 : 0
   // boundaries in increasing order: a frame never starts before the previous one ended
