@@ -56,7 +56,7 @@ const TEXT_NAME = /text|content|delta|token|chunk|message|answer|output|response
 /** Rules suggested from the frames (the first 2,000 are looked at). */
 export function suggestRules(frames: readonly SuggestFrame[]): RulesSuggestion {
   const fields = new Map<string, FieldStats>()
-  const booleans = new Map<string, { steps: PathStep[]; lastTrue: number }>()
+  const booleans = new Map<string, { steps: PathStep[]; lastTrue: number; falses: number }>()
   let usage: string | null = null
   let error: string | null = null
   const n = Math.min(frames.length, MAX_FRAMES)
@@ -71,8 +71,9 @@ export function suggestRules(frames: readonly SuggestFrame[]): RulesSuggestion {
         if (seenHere.has(key)) s.values[s.values.length - 1] += value
         else { s.values.push(value); s.at.push(f); seenHere.add(key) }
       } else if (typeof value === 'boolean') {
-        const b = booleans.get(key) ?? { steps, lastTrue: -1 }
+        const b = booleans.get(key) ?? { steps, lastTrue: -1, falses: 0 }
         if (value) b.lastTrue = f
+        else b.falses++
         booleans.set(key, b)
       } else if (isObject(value)) {
         const last = steps[steps.length - 1]
@@ -110,6 +111,8 @@ export function suggestRules(frames: readonly SuggestFrame[]): RulesSuggestion {
   if (error) { rules.error = error; reasons.push(`error: frames have an ${error} member`) }
   const done = doneField(fields, booleans, n)
   if (done) { rules.done = done.rule; reasons.push(done.reason) }
+  const skip = skipField(booleans)
+  if (skip) { rules.skip = skip; reasons.push(`skip: ${skip} marks special tokens, which a client leaves out`) }
   return { rules, candidates, reasons }
 }
 
@@ -157,10 +160,16 @@ function finishField(fields: Map<string, FieldStats>, n: number): string | null 
 }
 
 /** `done: true` in a late frame, or a `type` / `event` member whose last value says the end. */
-function doneField(fields: Map<string, FieldStats>, booleans: Map<string, { steps: PathStep[]; lastTrue: number }>, n: number): { rule: Rules['done']; reason: string } | null {
+function doneField(fields: Map<string, FieldStats>, booleans: Map<string, { steps: PathStep[]; lastTrue: number; falses: number }>, n: number): { rule: Rules['done']; reason: string } | null {
   for (const [path, b] of booleans) {
     if (/^(done|finished|is_?final|is_?done|complete|end)$/i.test(lastName(path)) && b.lastTrue >= n - 2) {
       return { rule: path, reason: `done: ${path} is true in the last frames` }
+    }
+  }
+  // a final text that only the last frame carries (TGI's generated_text)
+  for (const [path, s] of fields) {
+    if (s.at.length === 1 && s.at[0] === n - 1 && n > 2 && /generated|final|full_?text|complete/i.test(lastName(path))) {
+      return { rule: path, reason: `done: ${path} is only in the last frame` }
     }
   }
   for (const [path, s] of fields) {
@@ -169,6 +178,14 @@ function doneField(fields: Map<string, FieldStats>, booleans: Map<string, { step
     if (s.at[s.at.length - 1]! >= n - 2 && /^(done|end|complete|completed|finish|finished|message_end|stream_end|stop)$/i.test(last) && s.values.filter((v) => v === last).length === 1) {
       return { rule: { path, equals: last }, reason: `done: the last frame's ${path} is ${JSON.stringify(last)}` }
     }
+  }
+  return null
+}
+
+/** A flag named like a special token's, true in some frames and false in others. */
+function skipField(booleans: Map<string, { lastTrue: number; falses: number }>): string | null {
+  for (const [path, b] of booleans) {
+    if (/^(special|is_?special|hidden|internal)$/i.test(lastName(path)) && b.lastTrue >= 0 && b.falses > 0) return path
   }
   return null
 }
