@@ -25,6 +25,8 @@ export interface TrackedMessage {
   kind: Kind
   /** Why a hidden message is hidden (for a note), or the tool's name for a call. */
   label: string
+  /** A hidden message worth a note: content of a type the reply has no field for (the turn's user, system and tool messages are not). */
+  noteworthy: boolean
   /** The pointer whose appends go straight to the end of the text; null when none does. */
   tail: string | null
   /** How many characters of its text went into the reply. */
@@ -54,7 +56,7 @@ export function touchesText(pointer: string): boolean {
 }
 
 /** Reads one document's message: its kind and where its text grows. */
-export function describe(doc: JsonPatchDocument): Pick<TrackedMessage, 'id' | 'kind' | 'label' | 'tail'> {
+export function describe(doc: JsonPatchDocument): Pick<TrackedMessage, 'id' | 'kind' | 'label' | 'tail' | 'noteworthy'> {
   const read = (p: string): unknown => {
     const r = doc.read(p)
     return r.ok ? r.value : undefined
@@ -62,18 +64,18 @@ export function describe(doc: JsonPatchDocument): Pick<TrackedMessage, 'id' | 'k
   const type = doc.typeAt('/message/content') === 'object' ? str(read('/message/content/content_type')) : null
   const id = str(read('/message/id'))
   const role = str(read('/message/author/role')) ?? str(read('/message/role'))
-  if (doc.typeAt('/message') !== 'object') return { id, kind: 'hidden', label: 'a root without a message', tail: null }
-  if (role !== 'assistant') return { id, kind: 'hidden', label: `${role ?? 'unknown'} messages`, tail: null }
-  if (read('/message/metadata/is_visually_hidden_from_conversation') === true) return { id, kind: 'hidden', label: 'messages hidden from the conversation', tail: null }
+  if (doc.typeAt('/message') !== 'object') return { id, kind: 'hidden', label: 'roots without a message', tail: null, noteworthy: false }
+  if (role !== 'assistant') return { id, kind: 'hidden', label: `${role ?? 'unknown'} messages`, tail: null, noteworthy: false }
+  if (read('/message/metadata/is_visually_hidden_from_conversation') === true) return { id, kind: 'hidden', label: 'messages hidden from the conversation', tail: null, noteworthy: false }
   const recipient = str(read('/message/recipient')) ?? 'all'
   if (type === 'thoughts') {
     const n = doc.sizeAt('/message/content/thoughts')
-    return { id, kind: 'reasoning', label: 'thoughts', tail: n > 0 ? `/message/content/thoughts/${n - 1}/content` : null }
+    return { id, kind: 'reasoning', label: 'thoughts', tail: n > 0 ? `/message/content/thoughts/${n - 1}/content` : null, noteworthy: false }
   }
-  if (type === null || !TEXT_TYPES.has(type)) return { id, kind: 'hidden', label: `messages of content type ${type ?? '(none)'}`, tail: null }
+  if (type === null || !TEXT_TYPES.has(type)) return { id, kind: 'hidden', label: `assistant messages of content type ${type ?? '(none)'}`, tail: null, noteworthy: true }
   const tail = type === 'code' || doc.typeAt('/message/content/text') === 'string' && doc.typeAt('/message/content/parts') !== 'array' ? '/message/content/text' : lastPart(doc)
-  if (recipient !== 'all') return { id, kind: 'tool-call', label: recipient, tail }
-  return { id, kind: str(read('/message/channel')) === 'analysis' ? 'reasoning' : 'content', label: type, tail }
+  if (recipient !== 'all') return { id, kind: 'tool-call', label: recipient, tail, noteworthy: false }
+  return { id, kind: str(read('/message/channel')) === 'analysis' ? 'reasoning' : 'content', label: type, tail, noteworthy: false }
 }
 
 function lastPart(doc: JsonPatchDocument): string | null {
@@ -108,7 +110,7 @@ export class ReplyWriter {
   private toolCalls = 0
   private announced = false
 
-  track(described: Pick<TrackedMessage, 'id' | 'kind' | 'label' | 'tail'>): TrackedMessage {
+  track(described: Pick<TrackedMessage, 'id' | 'kind' | 'label' | 'tail' | 'noteworthy'>): TrackedMessage {
     return { ...described, emitted: 0, start: -1, toolKey: -1, status: null, finishType: null, frozen: false }
   }
 

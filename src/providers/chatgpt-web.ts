@@ -9,7 +9,8 @@
 // The operations inside a patch do not change those sticky values.
 // Frames without `event: delta` are not operations: `message_stream_complete` ends the turn
 // (finish reason and done), `title_generation`, `message_marker`, `server_ste_metadata`,
-// `input_message`, `resume_conversation_token`, `conversation_detail_metadata` carry no reply;
+// `input_message`, `resume_conversation_token`, `conversation_detail_metadata` carry no reply
+// (no note: every turn sends them, as it sends the user's and the tools' messages);
 // `stream_handoff` moves the rest of the turn to a WebSocket (said in a warning), a moderation
 // verdict that flags or blocks is a warning, an `error` is a stream error.
 //
@@ -42,7 +43,7 @@ const FRAME_TYPES = new Set([
 ])
 
 /** Frames that carry nothing for the reply: no note. */
-const QUIET = new Set(['resume_conversation_token', 'input_message', 'message_marker', 'server_ste_metadata', 'conversation_detail_metadata'])
+const QUIET = new Set(['resume_conversation_token', 'input_message', 'message_marker', 'server_ste_metadata', 'conversation_detail_metadata', 'title_generation'])
 
 /** Operations one frame may apply (a patch of patches counts them all): more are refused. */
 const MAX_OPERATIONS = 100_000
@@ -208,7 +209,7 @@ class ChatgptWebMapper {
       return
     }
     if (channel === undefined) {
-      channel = { doc: new JsonPatchDocument(null), message: this.writer.track({ id: null, kind: 'hidden', label: 'nothing', tail: null }) }
+      channel = { doc: new JsonPatchDocument(null), message: this.writer.track({ id: null, kind: 'hidden', label: 'nothing', tail: null, noteworthy: false }) }
       this.channels.set(key, channel)
     }
     const { doc, message } = channel
@@ -261,7 +262,7 @@ class ChatgptWebMapper {
       const message = this.writer.track(described)
       this.channels.set(key, { doc, message })
       this.writer.rewrite(out, message, '', textOf(doc, message.kind), 'hidden')
-      if (message.kind === 'hidden') this.noteOnce(out, `hidden:${message.label}`, `${message.label} are not the reply`, 'info')
+      if (message.noteworthy) this.noteOnce(out, `hidden:${message.label}`, `${message.label} are not the reply`, 'info')
       this.settle(message, doc)
     }
     const error = doc.read('/error')
@@ -311,10 +312,6 @@ class ChatgptWebMapper {
       return
     }
     if (type !== null && QUIET.has(type)) return
-    if (type === 'title_generation') {
-      out.push({ type: 'note', level: 'info', message: `conversation title ${quote(json['title'], 120)}` })
-      return
-    }
     if (type === 'stream_handoff') {
       out.push({ type: 'note', level: 'warning', message: 'stream_handoff: the rest of this turn is sent over a WebSocket, not in this response', symptom: 'A client that reads only this response shows the reply cut where the handoff came.' })
       return

@@ -342,6 +342,8 @@ describe('diagnose: the repository fixtures', () => {
     'anthropic/overloaded-error-mid-stream.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 4]],
     'anthropic/pings-server-tool-web-search.sse': [['note', 'info', 11]],
     'anthropic/truncated-tool-input-max-tokens.sse': [['truncated-by-limit', 'warning', 5]],
+    // the assistant's model_editable_context message, kept out of the reply
+    'chatgpt-web/sticky-patch-frames-gpt-5-3.sse': [['note', 'info', 3]],
     'cohere/error-after-broken-frame.sse': [['provider-error', 'error', 5]],
     // the tool plan, kept out of the reply
     'cohere/tool-plan-two-tool-calls.sse': [['note', 'info', 1]],

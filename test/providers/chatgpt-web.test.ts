@@ -192,11 +192,19 @@ describe('patch mode: what each operation writes into the reply', () => {
     expect(content(reply)).toBe('')
   })
 
-  it('user, system and tool messages and messages hidden from the conversation are not the reply', () => {
+  it('user, system and tool messages and messages hidden from the conversation are not the reply, without a note (every turn has them)', () => {
     const hidden = message('h1', { metadata: { is_visually_hidden_from_conversation: true } }, { content_type: 'text', parts: ['secret'] })
-    const { reply, diagnostics } = run([['delta_encoding', 'v1'], ['delta', { p: '', o: 'add', v: hidden, c: 0 }]])
+    const user = { ...message('u1'), message: { id: 'u1', author: { role: 'user' }, content: { content_type: 'text', parts: ['question'] }, recipient: 'all' } }
+    const { reply, diagnostics } = run([['delta_encoding', 'v1'], ['delta', { p: '', o: 'add', v: hidden, c: 0 }], ['delta', { v: user, c: 1 }], [null, { type: 'title_generation', title: 'T', conversation_id: 'c1' }]])
     expect(reply.choices).toEqual([])
-    expect(codes(diagnostics)).toContain('info messages hidden from the conversation are not the reply')
+    expect(diagnostics.filter((d) => d.code === 'note')).toEqual([])
+  })
+
+  it('an assistant message of a content type the reply has no field for is kept out with one info note', () => {
+    const recap = message('r1', {}, { content_type: 'reasoning_recap', content: 'Thought for 6 seconds' })
+    const { reply, diagnostics } = run([['delta_encoding', 'v1'], ['delta', { p: '', o: 'add', v: recap, c: 0 }], ['delta', { v: { ...recap }, c: 1 }]])
+    expect(reply.choices).toEqual([])
+    expect(diagnostics.filter((d) => d.code === 'note').map((d) => `${d.level} ${d.message}`)).toEqual(['info assistant messages of content type reasoning_recap are not the reply'])
   })
 })
 
