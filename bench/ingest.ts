@@ -22,6 +22,8 @@ import { merge } from '../src/library.js'
 import { ROOT } from '../test/support/browser.js'
 
 export interface IngestFigures {
+  /** The worker path alone (workerIngest): file read → final reply on the UI side, the longest UI task, renderer growth. */
+  worker: { ms: number; ratio: number; longest: number; tasks: number; exact: boolean; peakGrowth: number }
   name: string
   bytes: number
   frames: number
@@ -51,6 +53,20 @@ export function brokenFrames(frames: number): string {
   const out: string[] = []
   for (let i = 0; i < frames; i++) out.push(`data: {x${i % 10}\n\n`)
   return out.join('')
+}
+
+const bundles = new Map<string, string>()
+/** A module of this repository as one classic script (`globalName` set, or none for a worker). */
+function bundleOf(entry: string, globalName?: string): string {
+  let code = bundles.get(entry)
+  if (code === undefined) {
+    code = buildSync({
+      entryPoints: [join(ROOT, entry)], bundle: true, format: 'iife', write: false, platform: 'browser', target: 'es2022', minify: true,
+      ...(globalName ? { globalName } : {}),
+    }).outputFiles[0]!.text
+    bundles.set(entry, code)
+  }
+  return code
 }
 
 let coreBundle: string | null = null
@@ -166,6 +182,54 @@ async function pageIngest(page: Page, pids: number[], file: string, want: { fram
   return { ...done, peak: total(pids, 'VmHWM') }
 }
 
+/**
+ * The worker path alone (panel/worker, not yet what the page's store reads): in a blank page,
+ * the file's byte stream sent to the merging worker (bytes transferred), from the start to
+ * the final reply rebuilt on the UI side; the longest task on the page's thread meanwhile.
+ */
+export async function workerIngest(browser: Browser, file: string, want: { frames: number; finish: string }): Promise<{ ms: number; longest: number; tasks: number; exact: boolean; peakGrowth: number }> {
+  const page = await browser.newPage()
+  try {
+    await page.setContent('<input type="file" id="f">')
+    await page.addScriptTag({ content: bundleOf('panel/worker/client.ts', 'DeltascopeWorkerClient') })
+    await page.evaluate((code) => { (window as unknown as { __workerCode: string }).__workerCode = code }, bundleOf('panel/worker/merge.worker.ts'))
+    await page.setInputFiles('#f', file)
+    const pids = await rendererPids(browser)
+    const before = total(pids, 'VmRSS')
+    for (const pid of pids) writeFileSync(`/proc/${pid}/clear_refs`, '5')
+    const run = await page.evaluate(async (want) => {
+      type Client = { open(id: string, o: object): { push(d: Uint8Array, t: null, owned: boolean): void; end(): void; facts: { ended: boolean; frameCount: number } | null; reply: { choices: Array<{ finishReason: string | null }> } | null } ; onUpdate(f: (id: string) => void): () => void }
+      const w = window as unknown as { __workerCode: string; DeltascopeWorkerClient: { createMergeClient(w: Worker): Client } }
+      let longest = 0
+      let tasks = 0
+      const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) { longest = Math.max(longest, e.duration); tasks++ } })
+      observer.observe({ type: 'longtask' })
+      const worker = new Worker(URL.createObjectURL(new Blob([w.__workerCode], { type: 'text/javascript' })))
+      const client = w.DeltascopeWorkerClient.createMergeClient(worker)
+      const f = (document.getElementById('f') as HTMLInputElement).files![0]!
+      const t0 = performance.now()
+      const r = client.open('file', { url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' })
+      const ended = new Promise<void>((resolve) => { client.onUpdate(() => { if (r.facts?.ended) resolve() }) })
+      const reader = f.stream().getReader()
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        r.push(value, null, true)
+      }
+      r.end()
+      await ended
+      const ms = performance.now() - t0
+      await new Promise((res) => setTimeout(res, 50))
+      observer.disconnect()
+      worker.terminate()
+      return { ms, longest, tasks, exact: r.facts!.frameCount === want.frames && (r.reply!.choices[0]?.finishReason ?? '') === want.finish }
+    }, want)
+    return { ...run, peakGrowth: total(pids, 'VmHWM') - before }
+  } finally {
+    await page.close()
+  }
+}
+
 /** One body: core merge() in the browser, then the page's ingest, memory around it, and Clear. */
 export async function ingestBench(browser: Browser, page: Page, options: { name: string; body: string; coreRuns: number; timeoutMs: number; log: (s: string) => void; profile?: string | null }): Promise<IngestFigures> {
   const { name, body, log } = options
@@ -176,6 +240,7 @@ export async function ingestBench(browser: Browser, page: Page, options: { name:
   const want = { frames: reply.frameCount, finish: reply.choices[0]?.finishReason ?? '' }
   const core = await coreInBrowser(browser, file, options.coreRuns)
   if (core.frames !== want.frames) throw new Error(`core in the browser read ${core.frames} frames, Node ${want.frames}`)
+  const worker = await workerIngest(browser, file, want)
   const pids = await rendererPids(browser)
   const heapBefore = await collect(page)
   const rssBefore = total(pids, 'VmRSS')
@@ -197,6 +262,7 @@ export async function ingestBench(browser: Browser, page: Page, options: { name:
   await new Promise((r) => setTimeout(r, 500))
   const rssAfterClear = total(pids, 'VmRSS')
   const figures: IngestFigures = {
+    worker: { ...worker, ratio: worker.ms / core.ms },
     name, bytes, frames: want.frames, coreMs: core.ms, coreReadMs: core.readMs,
     pageMs: run.ms, ratio: run.ms === null ? null : run.ms / core.ms,
     longestTaskMs: run.longest, longTasks: run.tasks,
@@ -207,6 +273,7 @@ export async function ingestBench(browser: Browser, page: Page, options: { name:
   log(`  core merge() in the browser: ${core.ms.toFixed(0)} ms (reading the file there: ${core.readMs.toFixed(0)} ms)`)
   log(`  page, file chosen → final reply: ${run.ms === null ? 'never' : `${run.ms.toFixed(0)} ms (${figures.ratio!.toFixed(2)}× the core)`}; longest UI task ${run.longest.toFixed(0)} ms (${run.tasks} tasks over 50 ms)`)
   log(`  renderer: ${mb(rssBefore)} before, peak ${mb(run.peak)} (+${mb(run.peak - rssBefore)}, ${((run.peak - rssBefore) / bytes).toFixed(1)}× the body), ${mb(rssAfterClear)} after Clear (${(rssAfterClear / rssBefore).toFixed(2)}× the start)`)
+  log(`  worker path alone (panel/worker, bench harness): ${worker.ms.toFixed(0)} ms (${(worker.ms / core.ms).toFixed(2)}× the core), longest UI task ${worker.longest.toFixed(0)} ms (${worker.tasks} over 50 ms), renderer +${mb(worker.peakGrowth)}, reply exact: ${worker.exact}`)
   log(`  JS heap: ${mb(heapBefore)} before, ${mb(heapAfter)} holding it, ${mb(heapAfterClear)} after Clear`)
   return figures
 }
