@@ -67,12 +67,16 @@ export const bedrock: ProviderAdapter = {
 
 function createBedrockMapper(): FrameMapper {
   let redactedNoted = false
+  let started = false
   return {
     map(frame) {
       const ev = eventOf(frame)
       if (ev === null) return [{ type: 'note', level: 'warning', message: `not a ConverseStream event: ${quote(frame.event ?? frame.json)}` }]
       const { name, body: b } = ev
       const out: Delta[] = []
+      // a stream that a proxy cut before its messageStart still has its one choice
+      if (!started && (name === 'contentBlockStart' || name === 'contentBlockDelta')) out.push({ type: 'choice', choice: CHOICE })
+      if (name === 'messageStart' || name === 'contentBlockStart' || name === 'contentBlockDelta') started = true
       switch (name) {
         case 'messageStart':
           out.push({ type: 'choice', choice: CHOICE, role: str(b['role']) })
