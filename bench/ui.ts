@@ -1,8 +1,14 @@
-// npm run bench:ui [-- --json] [-- --profile=FILE]
+// npm run bench:ui [-- --json] [-- --profile=FILE] [-- --ingest | --no-ingest]
 // The panel at scale, in Debian Chromium (issue: "The panel at scale"). The standalone page
 // (dist/page, built first when stale) is served from 127.0.0.1 and driven through its test
 // hook (`?deltascope-test`: window.__deltascope.feed(events) feeds capture events through
-// the inline shell's own event path). Three measures, each with its target:
+// the inline shell's own event path). Four measures, each with its target:
+//   d. (run first, on a fresh renderer; bench/ingest.ts) a 64 MB OpenAI stream and a 1 MB body
+//      of 100,000 broken frames given to the page as files (setInputFiles): the page's time
+//      from the file chosen to the final reply against the core's merge() of the same bytes in
+//      the same browser (≤ 2.5×), the longest UI task (≤ 200 ms), renderer memory over the body
+//      (≤ 3×) and after Clear (≤ 1.5× the start); the worker path (panel/worker) beside them.
+//      DELTASCOPE_INGEST_MB sets the stream's size; --ingest runs d alone;
 //   a. a 100,000-frame capture (one finished body, as the DevTools HAR path delivers it):
 //      from the data arriving to the first frame rows and the reply on screen (≤ 1 s);
 //      also reported: when every frame is merged and the final reply shown;
