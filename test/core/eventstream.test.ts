@@ -165,7 +165,7 @@ describe('transport', () => {
 
   it('a binary body whose prelude CRC does not match stays binary-eventstream, not read', () => {
     const body = bedrockEvent('messageStart', { role: 'assistant' }).slice()
-    body[9] ^= 1
+    body[9] = body[9]! ^ 1
     const { reply, m } = read(body, {})
     expect([reply.transport, m.diagnostics().filter((d) => d.code !== 'invalid-utf8').map((d) => d.code)]).toEqual(['unknown', ['binary-eventstream']])
     expect(SYMPTOMS['binary-eventstream']).toContain('AWS event-stream decoder')

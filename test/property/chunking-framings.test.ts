@@ -45,7 +45,7 @@ const eventStream: fc.Arbitrary<Uint8Array> = fc
     const body = concat(...messages.map(([m, d]) => {
       if (d === null) return m
       const copy = m.slice()
-      copy[d.flip % copy.length] ^= 1 << d.bit
+      copy[d.flip % copy.length] = copy[d.flip % copy.length]! ^ (1 << d.bit)
       return copy
     }))
     return cutAt === undefined ? body : body.subarray(0, 1 + (cutAt % body.length))
