@@ -16,7 +16,7 @@ export {
   importBytes, importText, importToEvents, type EventOptions, type ImportOptions, type ImportResult,
 } from './import.js'
 export { toJsonLines, toRawBody, type JsonLinesExport, type RawExport } from './raw.js'
-export { SNIFF_HEAD, classifyBody, sniffsAsStream, type BodyVerdict } from './sniff.js'
+export { SNIFF_HEAD, classifyBody, classifyBytes, listedReason, sniffBody, sniffsAsStream, type BodyVerdict } from './sniff.js'
 export {
   REDACTED, isSecretField, isSecretHeader, isSecretHeaderValue, isSecretParam, isSecretSegment, redactBody, redactHeaders, redactRecording, redactUrl,
   checkRedactionRules, redactListed, rulesFromLines, type RedactedRecording, type Redaction, type RedactionRules, type RuleProblem,
