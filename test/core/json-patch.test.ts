@@ -73,6 +73,19 @@ describe('RFC 6902 operations', () => {
     expect(d.value()).toEqual({ a: {}, b: { y: 1 } })
   })
 
+  it('move within an array takes the item out before it inserts it (RFC 6902 4.4)', () => {
+    const d = doc({ a: [1, 2, 3] })
+    expect(d.apply({ op: 'move', from: '/a/0', path: '/a/2' })).toEqual({ ok: true })
+    expect(d.value()).toEqual({ a: [2, 3, 1] })
+  })
+
+  it('"-" names the end of an array only for add: replace or remove at "-" is an error', () => {
+    const d = doc({ a: [1] })
+    expect(d.apply({ op: 'replace', path: '/a/-', value: 2 })).toMatchObject({ ok: false, error: { code: 'bad-pointer' } })
+    expect(d.apply({ op: 'remove', path: '/a/-' })).toMatchObject({ ok: false, error: { code: 'bad-pointer' } })
+    expect(d.value()).toEqual({ a: [1] })
+  })
+
   it('move into its own child is an error and changes nothing', () => {
     const d = doc({ a: { b: {} } })
     expect(d.apply({ op: 'move', from: '/a', path: '/a/b/c' })).toMatchObject({ ok: false, error: { code: 'bad-operation' } })
@@ -175,6 +188,22 @@ describe('ChatGPT variants', () => {
 
   it('a patch whose value is not a list is a bad-operation error', () => {
     expect(doc({}).apply({ op: 'patch', path: '', value: { op: 'add' } })).toMatchObject({ ok: false, error: { code: 'bad-operation' } })
+  })
+})
+
+describe('reading without copying', () => {
+  it('typeAt names the kind of value at a pointer, sizeAt counts items or members, textLength measures a string', () => {
+    const d = doc({ s: 'abc', n: 1, b: false, z: null, a: [1, 2], o: { x: 1 } })
+    expect(['/s', '/n', '/b', '/z', '/a', '/o', '/missing'].map((p) => d.typeAt(p))).toEqual(['string', 'number', 'boolean', 'null', 'array', 'object', null])
+    expect([d.sizeAt('/a'), d.sizeAt('/o'), d.sizeAt('/s')]).toEqual([2, 1, 0])
+    expect([d.textLength('/s'), d.textLength('/n')]).toEqual([3, null])
+  })
+
+  it('written counts what the operations put in: characters of strings, members and items', () => {
+    const d = doc({ s: '' })
+    d.apply({ op: 'append', path: '/s', value: 'hello' })
+    d.apply({ op: 'add', path: '/t', value: 'ab' })
+    expect(d.written).toBe(7)
   })
 })
 
