@@ -190,6 +190,7 @@ export class RequestModel {
       forced: this.forced,
       incomplete: null,
       partialFrame,
+      ...(request.listedBecause !== undefined ? { listedBecause: request.listedBecause } : {}),
     }
     row.incomplete = incompleteReason(row, reply.transport, noStore(request))
     this.rowCache = { rev: this.rev, row }

@@ -33,10 +33,10 @@ export interface RequestColumn {
 
 /** The columns of a row's second line, in order; the first line (method and path) is above them. */
 export const REQUEST_COLUMNS: readonly RequestColumn[] = [
-  { key: 'start', label: 'Start', title: 'Start time', width: 44, min: 28 },
+  { key: 'start', label: 'Start', title: 'Start time', width: 52, min: 28 },
   { key: 'status', label: 'Status', title: 'HTTP status', width: 38, min: 24 },
   { key: 'provider', label: 'Provider', title: 'Provider', width: 70, min: 28 },
-  { key: 'frames', label: 'Frames', title: 'Frames (and broken frames)', width: 44, min: 24 },
+  { key: 'frames', label: 'Frames', title: 'Frames (and broken frames)', width: 84, min: 24 },
   { key: 'size', label: 'Size', title: 'Body size', width: 46, min: 28 },
   { key: 'duration', label: 'Time', title: 'Duration', width: 46, min: 28 },
   { key: 'state', label: 'State', title: 'State', width: 56, min: 28 },

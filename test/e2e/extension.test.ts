@@ -42,6 +42,7 @@ import {
 import { screenshotPath } from '../support/screenshots.js'
 
 const SCREENSHOT = screenshotPath('panel.png')
+const SCREENSHOT_NARROW = screenshotPath('panel-narrow.png')
 /** The Live package: the same build as dist/chrome, its manifest adding `debugger`. */
 const CHROME_LIVE_DIST = join(CHROME_DIST, '../chrome-live')
 
@@ -277,6 +278,8 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
     await selectRequest(panel, streams[1]!.url)
     await expectBrokenRow(panel, expected[1]!.errors[0]!.frame)
     await panel.screenshot(SCREENSHOT)
+    // DevTools docked narrow: the list above the selection, its columns lined up under their headers
+    await panel.screenshot(SCREENSHOT_NARROW, { width: 560, height: 760 })
 
     // DevTools' own search bar (Ctrl+F over the panel) drives the frame search, through onSearch.
     const key = (type: string, extra: object = {}) => panel.devtools.send('Input.dispatchKeyEvent', {

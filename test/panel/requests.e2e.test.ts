@@ -289,7 +289,7 @@ describe('sortable and resizable columns', () => {
     expect(await handle.getAttribute('aria-valuenow')).toBe('62')
     expect(await sizeCell()).toBe(62)
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('deltascope.requests.columns')))!))
-      .toEqual({ start: 44, status: 38, provider: 70, frames: 44, size: 62, duration: 46, state: 56 })
+      .toEqual({ start: 52, status: 38, provider: 70, frames: 84, size: 62, duration: 46, state: 56 })
     // the list pane never scrolls sideways for it
     expect(await byTestId('request-list').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
     await page.reload()

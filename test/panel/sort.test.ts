@@ -83,16 +83,16 @@ describe('request list sort', () => {
 
 describe('request list column widths', () => {
   it('starts from the default widths', () => {
-    expect(defaultWidths()).toEqual({ start: 44, status: 38, provider: 70, frames: 44, size: 46, duration: 46, state: 56 })
-    expect(gridColumns(defaultWidths())).toBe('minmax(0, 44px) minmax(0, 38px) minmax(0, 70px) minmax(0, 44px) minmax(0, 46px) minmax(0, 46px) minmax(0, 56px)')
-    expect(gridColumns({ ...defaultWidths(), size: 90 })).toBe('minmax(0, 44px) minmax(0, 38px) minmax(0, 70px) minmax(0, 44px) minmax(0, 90px) minmax(0, 46px) minmax(0, 56px)')
+    expect(defaultWidths()).toEqual({ start: 52, status: 38, provider: 70, frames: 84, size: 46, duration: 46, state: 56 })
+    expect(gridColumns(defaultWidths())).toBe('minmax(0, 52px) minmax(0, 38px) minmax(0, 70px) minmax(0, 84px) minmax(0, 46px) minmax(0, 46px) minmax(0, 56px)')
+    expect(gridColumns({ ...defaultWidths(), size: 90 })).toBe('minmax(0, 52px) minmax(0, 38px) minmax(0, 70px) minmax(0, 84px) minmax(0, 90px) minmax(0, 46px) minmax(0, 56px)')
   })
 
   it('lines the columns up when their widths and gaps fit the row, and not when they do not', () => {
-    // 344 px of columns and 6 gaps of 4 px
-    expect(columnsFit(defaultWidths(), 368)).toBe(true)
-    expect(columnsFit(defaultWidths(), 367)).toBe(false)
-    expect(columnsFit({ ...defaultWidths(), provider: 40 }, 338)).toBe(true)
+    // 392 px of columns and 6 gaps of 4 px
+    expect(columnsFit(defaultWidths(), 416)).toBe(true)
+    expect(columnsFit(defaultWidths(), 415)).toBe(false)
+    expect(columnsFit({ ...defaultWidths(), provider: 40 }, 386)).toBe(true)
     expect(columnsFit(defaultWidths(), Infinity)).toBe(true)
   })
 
