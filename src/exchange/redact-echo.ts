@@ -21,33 +21,42 @@ export function echoNeedles(values: ReadonlyMap<string, string>): Array<{ text: 
   return [...out].map(([text, from]) => ({ text, from })).sort((a, b) => b.text.length - a.text.length)
 }
 
-/** `text` with every needle, then every pattern's match, replaced by `[REDACTED]`; calls `found` once per needle or pattern found. */
+/**
+ * `text` with every needle and every pattern's match replaced by `[REDACTED]`; calls `found`
+ * once per needle or pattern found. Overlapping occurrences are joined into one placeholder,
+ * so no character of any of them is kept.
+ */
 export function replaceEchoes(
   text: string, needles: ReadonlyArray<{ text: string; from: string }>, found: (from: string) => void, patterns: readonly ListedPattern[] = [],
 ): string {
-  let out = text
+  const occurrences: Array<[number, number]> = []
   for (const n of needles) {
-    if (!out.includes(n.text)) continue
-    out = out.split(n.text).join(REDACTED)
-    found(n.from)
+    if (n.text === '') continue
+    let any = false
+    for (let at = text.indexOf(n.text); at >= 0; at = text.indexOf(n.text, at + n.text.length)) {
+      occurrences.push([at, at + n.text.length])
+      any = true
+    }
+    if (any) found(n.from)
   }
   for (const p of patterns) {
-    const matches = p.inText(out)
+    const matches = p.inText(text)
     if (matches.length === 0) continue
-    const parts: string[] = []
-    let at = 0
-    for (const [start, end] of matches) { parts.push(out.slice(at, start), REDACTED); at = end }
-    parts.push(out.slice(at))
-    out = parts.join('')
+    for (const m of matches) occurrences.push(m)
     found(p.label)
   }
-  return out
+  if (occurrences.length === 0) return text
+  const parts: string[] = []
+  let at = 0
+  for (const [start, end] of union(occurrences)) { parts.push(text.slice(at, start), REDACTED); at = end }
+  parts.push(text.slice(at))
+  return parts.join('')
 }
 
 /**
  * The chunks with every needle's UTF-8 bytes replaced by `[REDACTED]` (string chunks stay
- * strings); the same chunks when nothing was found. Occurrences never overlap: the longest
- * needles are placed first.
+ * strings); the same chunks when nothing was found. Overlapping occurrences are joined into
+ * one range, replaced by one placeholder in the chunk where it starts.
  */
 export function replaceEchoesInChunks(
   chunks: readonly CapturedChunk[], needles: ReadonlyArray<{ text: string; from: string }>, found: (from: string) => void,
@@ -59,15 +68,12 @@ export function replaceEchoesInChunks(
   const body = new Uint8Array(total)
   let at = 0
   for (const p of parts) { body.set(p, at); at += p.length }
-  const taken = new Uint8Array(total) // 1 inside an occurrence already placed
-  const matches: Array<[number, number]> = []
+  const occurrences: Array<[number, number]> = []
   for (const n of needles) {
     const needle = utf8Encode(n.text)
     let any = false
     for (let from = 0; (from = indexOf(body, needle, from)) >= 0; from += needle.length) {
-      if (taken[from] === 1 || taken[from + needle.length - 1] === 1) continue
-      taken.fill(1, from, from + needle.length)
-      matches.push([from, from + needle.length])
+      occurrences.push([from, from + needle.length])
       any = true
     }
     if (any) found(n.from)
@@ -75,15 +81,13 @@ export function replaceEchoesInChunks(
   for (const p of patterns) {
     let any = false
     for (const [from, to] of p.inBytes(body)) {
-      if (taken[from] === 1 || taken[to - 1] === 1) continue
-      taken.fill(1, from, to)
-      matches.push([from, to])
+      occurrences.push([from, to])
       any = true
     }
     if (any) found(p.label)
   }
-  if (matches.length === 0) return chunks
-  matches.sort((a, b) => a[0] - b[0])
+  if (occurrences.length === 0) return chunks
+  const matches = union(occurrences)
   const placeholder = utf8Encode(REDACTED)
   const out: CapturedChunk[] = []
   let m = 0
@@ -111,6 +115,21 @@ export function replaceEchoesInChunks(
     const text = typeof original.data === 'string' ? utf8DecodeStrict(bytes) : null
     out.push({ data: text ?? bytes, t: original.t })
     start = end
+  }
+  return out
+}
+
+/**
+ * Overlapping occurrences (of different needles, or a needle and a pattern) joined into one
+ * range, sorted: every byte any of them covers is replaced, by one placeholder per range.
+ */
+function union(ranges: Array<[number, number]>): Array<[number, number]> {
+  ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1])
+  const out: Array<[number, number]> = []
+  for (const r of ranges) {
+    const last = out[out.length - 1]
+    if (last !== undefined && r[0] < last[1]) last[1] = Math.max(last[1], r[1])
+    else out.push([r[0], r[1]])
   }
   return out
 }

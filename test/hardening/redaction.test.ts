@@ -511,3 +511,14 @@ describe('the pattern matcher equals its definition (property test)', () => {
     expect(matched).toBeGreaterThan(1000)
   })
 })
+
+describe('overlapping secrets', () => {
+  it('two removed values that overlap are replaced as one: no character of either is kept, in the request and in the response chunks', () => {
+    const out = redactRecording({
+      request: request({ requestHeaders: [{ name: 'X-Api-Key', value: 'abcdef123' }], requestBody: '{"note":"abcdef123xyz"}' }),
+      chunks: [{ data: 'data: {"x":"abcdef123xyz"}\n\n', t: null }],
+    }, { values: ['123xyz'] })
+    expect(out.request.requestBody).toBe(`{"note":"${R}"}`)
+    expect(out.chunks[0]!.data).toBe(`data: {"x":"${R}"}\n\n`)
+  })
+})
