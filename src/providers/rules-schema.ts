@@ -151,6 +151,8 @@ export function checkRules(input: unknown): RulesCheck {
   }
   const done = condition(value['done'], 'done')
   const skip = condition(value['skip'], 'skip')
+  // in patch mode the document is the truth: a frame's operations cannot be half applied
+  if (value['skip'] !== undefined && mode === 'patch') errors.push('skip: only append and snapshot modes skip frames')
 
   const compiled: CompiledRules = {
     rules: value as unknown as Rules,

@@ -24,6 +24,12 @@ export class SnapshotTexts {
     return deltas
   }
 
+  /** The channel got `text` appended by a plain text delta (patch mode's appends): kept in step, no compare. */
+  appended(choice: number, channel: 'content' | 'reasoning', text: string): void {
+    this.channels.appended(choice, channel, text)
+    this.seen.add(`${choice} ${channel}`)
+  }
+
   /** The part of a tool call's whole arguments that is new, or null when nothing is; a rewrite is noted in `out`. */
   arguments(choice: number, key: number | null, args: string, out: Delta[]): string | null {
     const k = `${choice} ${key}`

@@ -7,7 +7,7 @@ import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/t
 import { generic } from './generic.js'
 import { readPath, type ParsedPath } from './rules-path.js'
 import { checkRules, rulesErrorMessage, type CompiledCondition, type CompiledRules, type Rules } from './rules-schema.js'
-import { PatchedDocument } from './rules-patch.js'
+import { PatchedDocument, pointerOf, type Applied } from './rules-patch.js'
 import { SnapshotTexts } from './rules-snapshot.js'
 import { argumentsText, excerpt, index, isObject, jsonText, quote, str, usageObject } from './shared.js'
 
@@ -50,11 +50,21 @@ class RulesMapper implements FrameMapper {
   constructor(private readonly r: CompiledRules) {
     this.whole = r.rules.mode !== 'append'
     this.document = r.rules.mode === 'patch' ? new PatchedDocument() : null
-    this.readPaths = [r.choices?.each ?? null, r.text, r.reasoning, r.toolCalls?.each ?? null, r.finishReason, r.usage]
+    // patch mode without choices: a text or reasoning path at a fixed place is watched (rules-patch.ts)
+    if (this.document !== null && r.choices === null) {
+      for (const [channel, path] of [['content', r.text], ['reasoning', r.reasoning]] as const) {
+        const pointer = path === null ? null : pointerOf(path)
+        if (pointer !== null) this.watched.set(pointer, channel)
+      }
+    }
+    const watchedPath = (p: ParsedPath | null) => p !== null && this.watched.has(pointerOf(p) ?? '\u0000')
+    this.readPaths = [r.choices?.each ?? null, r.text, r.reasoning, r.toolCalls?.each ?? null, r.finishReason, r.usage].filter((p) => !watchedPath(p))
   }
 
   /** The paths read from the document in patch mode (error, done and skip are read from the frame). */
   private readonly readPaths: ReadonlyArray<ParsedPath | null>
+  /** Patch mode: the fixed places of the text and reasoning (JSON Pointer → channel), read as operations change them. */
+  private readonly watched = new Map<string, 'content' | 'reasoning'>()
 
   map(frame: ParsedFrame): Delta[] {
     const r = this.r
@@ -68,7 +78,9 @@ class RulesMapper implements FrameMapper {
     }
     let root = frame.json
     if (this.document !== null) {
-      for (const m of readPath(frame.json, r.operations)) out.push(...this.document.apply(m.value))
+      const applied = this.document.apply(readPath(frame.json, r.operations).map((m) => m.value), new Set(this.watched.keys()))
+      out.push(...applied.notes)
+      this.readWatched(applied, out)
       root = this.document.view(this.readPaths)
     }
     const skipped = r.skip !== null && holds(frame.json, r.skip)
@@ -93,14 +105,38 @@ class RulesMapper implements FrameMapper {
   private readChoice(choice: number, value: unknown, skipped: boolean, out: Delta[]): void {
     const before = out.length
     if (!skipped) {
-      this.readText(choice, 'content', value, this.r.text, out)
-      this.readText(choice, 'reasoning', value, this.r.reasoning, out)
+      if (!this.isWatched('content')) this.readText(choice, 'content', value, this.r.text, out)
+      if (!this.isWatched('reasoning')) this.readText(choice, 'reasoning', value, this.r.reasoning, out)
       this.readToolCalls(choice, value, out)
     }
     const reason = scalarText(first(value, this.r.finishReason))
     if (reason !== null && reason !== '' && this.changed(`finish ${choice}`, reason)) out.push({ type: 'finish', choice, reason })
     // a choice the rules found says so, even before it has text
     if (out.length === before && this.r.choices !== null && this.changed(`choice ${choice}`, '')) out.push({ type: 'choice', choice })
+  }
+
+  private isWatched(channel: 'content' | 'reasoning'): boolean {
+    for (const c of this.watched.values()) if (c === channel) return true
+    return false
+  }
+
+  /**
+   * Patch mode, the watched places: an append is the delta itself; a place changed otherwise
+   * is read whole and diffed (the operations said what changed: no snapshot-rewrote note).
+   */
+  private readWatched(applied: Applied, out: Delta[]): void {
+    for (const [pointer, channel] of this.watched) {
+      if (applied.dirty.has(pointer)) {
+        const v = this.document!.readPointer(pointer)
+        if (typeof v !== 'string') continue
+        for (const d of this.snapshots.text(0, channel, v)) if (!(d.type === 'note' && d.code === 'snapshot-rewrote')) out.push(d)
+        continue
+      }
+      for (const text of applied.appended.get(pointer) ?? []) {
+        out.push({ type: 'text', choice: 0, channel, text })
+        this.snapshots.appended(0, channel, text)
+      }
+    }
   }
 
   private readText(choice: number, channel: 'content' | 'reasoning', value: unknown, path: ParsedPath | null, out: Delta[]): void {

@@ -152,6 +152,31 @@ describe('rules in patch mode', () => {
     expect(reply.choices[0]!.content).toBe('Hi there.')
   })
 
+  it('appends to the text\'s place are credited to their frames; an operation that replaces a parent makes the text read whole', () => {
+    const m = createMerger({ rules: rules({ mode: 'patch', text: 'message.parts[0]', finishReason: 'message.status' }) })
+    m.push(sse([
+      { op: 'add', path: '/message', value: { parts: ['A'], status: null } },
+      { op: 'append', path: '/message/parts/0', value: 'b' },
+      [{ op: 'append', path: '/message/parts/0', value: 'c' }, { op: 'append', path: '/message/parts/0', value: 'd' }],
+      { op: 'replace', path: '/message', value: { parts: ['Abcd!'], status: 'done' } },
+    ]))
+    const reply = m.end()
+    expect(reply.choices[0]).toMatchObject({ content: 'Abcd!', finishReason: 'done' })
+    expect(m.provenance().map((p) => [p.frame, p.start, p.end])).toEqual([[0, 0, 1], [1, 1, 2], [2, 2, 3], [2, 3, 4], [3, 4, 5]])
+    expect(m.diagnostics().filter((d) => d.level !== 'info').map((d) => d.code)).toEqual(['no-terminal-event'])
+  })
+
+  it('a replace that shortens the text cuts it back, without a snapshot-rewrote warning: the operation said so', () => {
+    const m = createMerger({ rules: rules({ mode: 'patch', text: 'a' }) })
+    m.push(sse([{ op: 'add', path: '/a', value: 'Hello wrld' }, { op: 'replace', path: '/a', value: 'Hello world' }]))
+    expect(m.end().choices[0]!.content).toBe('Hello world')
+    expect(m.diagnostics().map((d) => d.code)).toEqual(['no-terminal-event'])
+  })
+
+  it('skip is refused in patch mode: a frame\'s operations are never half applied', () => {
+    expect(() => createRulesAdapter({ version: 1, mode: 'patch', text: 'a', skip: 'x' })).toThrow('bad rules: skip: only append and snapshot modes skip frames')
+  })
+
   it('hostile operations (__proto__, ~ escapes, out-of-range indexes, not objects) are warnings on their frame; the document stays as it was', () => {
     const m = createMerger({ rules: rules({ mode: 'patch', text: 'a' }) })
     m.push(sse([
