@@ -82,9 +82,14 @@ export function feedStreams(
           }
           if (cancelled) return
           if (piece.done) break
-          emit({ type: 'chunk', id: s.request.id, data: piece.value, t: null })
-          done += piece.value.byteLength
-          await pace()
+          // a browser's file stream gives pieces of up to a megabyte or more: fed as views of
+          // SLICE_SIZE, each is merged where it arrives, between repaints (no backlog)
+          for (const bytes of slices(piece.value)) {
+            emit({ type: 'chunk', id: s.request.id, data: bytes, t: null })
+            done += sizeOf(bytes)
+            await pace()
+            if (cancelled) return
+          }
         }
         reader = null
       }

@@ -2,12 +2,17 @@
 // own, plus the ones that need the frames' text, the network reads and their times), and the
 // timing figures. Both read every frame once, so they are computed once the body has ended
 // (and again only if the request is read again with a provider forced); while it streams, the
-// merger's own diagnostics, which cost nothing, are shown.
+// merger's own diagnostics, which cost nothing, are shown. For a long body the reading runs
+// in a task of its own after the final reply is shown (the reply does not wait for it), the
+// merger's diagnostics standing meanwhile.
 
 import type { Diagnostic } from '../../src/library.js'
 import { diagnoseMerger, frameTimes } from '../../src/debug/diagnose.js'
 import { timingOfMerger, type Timing } from '../../src/debug/timing.js'
-import type { RequestModel } from './model.js'
+import type { RequestModel, StoreEnv } from './model.js'
+
+/** Bodies of more frames than this are read by the debugger in a task after the final reply is shown. */
+const DEFER_FRAMES = 20_000
 
 /** The worst level of the diagnostics on each frame, for the marks in the frame list. */
 export type FrameMarks = Map<number, { level: Diagnostic['level']; message: string }>
@@ -25,18 +30,34 @@ export interface Debugged {
 export class DebugCache {
   private done: { merger: unknown; value: Debugged } | null = null
   private live: { rev: number; value: Debugged } | null = null
+  /** The deferred reading of a long body, while it waits: its canceller. */
+  private pending: (() => void) | null = null
 
-  constructor(private readonly model: RequestModel) {}
+  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {}
 
   get(): Debugged {
     const m = this.model
-    if (m.final === null) {
-      if (this.live && this.live.rev === m.rev) return this.live.value
-      const diagnostics = m.merger.diagnostics()
-      this.live = { rev: m.rev, value: { diagnostics, marks: marksOf(diagnostics), timing: null, times: null } }
-      return this.live.value
+    if (this.done && this.done.merger === m.merger && m.final !== null) return this.done.value
+    if (m.final !== null && m.merger.frameCount > DEFER_FRAMES) {
+      const merger = m.merger
+      this.pending ??= this.env.defer(() => {
+        this.pending = null
+        if (!this.env.holds(m) || m.merger !== merger) return
+        this.read()
+        this.env.changed()
+      }, 0)
+    } else if (m.final !== null) {
+      return this.read()
     }
-    if (this.done && this.done.merger === m.merger) return this.done.value
+    if (this.live && this.live.rev === m.rev) return this.live.value
+    const diagnostics = m.merger.diagnostics()
+    this.live = { rev: m.rev, value: { diagnostics, marks: marksOf(diagnostics), timing: null, times: null } }
+    return this.live.value
+  }
+
+  /** The debugger's reading of the ended body (every frame, the reads, their times). */
+  private read(): Debugged {
+    const m = this.model
     const start = m.request.startedAt
     const chunks = m.chunks()
     const diagnostics = diagnoseMerger(m.merger, chunks, { startedAt: Number.isFinite(start) ? start : null })
@@ -47,8 +68,15 @@ export class DebugCache {
   }
 
   reset(): void {
+    this.forget()
     this.done = null
     this.live = null
+  }
+
+  /** Cancels a deferred reading (the model is dropped, or restarted). */
+  forget(): void {
+    this.pending?.()
+    this.pending = null
   }
 }
 

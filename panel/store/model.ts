@@ -81,7 +81,7 @@ export class RequestModel {
     this.provenance = new ProvenanceSchedule(this, env)
     this.frameList = new FrameList(this, env)
     this.search = new FrameScan(this, env)
-    this.debug = new DebugCache(this)
+    this.debug = new DebugCache(this, env)
     this.warn = (err) => env.warn(`request ${this.request.id}: ${String(err)}`)
   }
 
@@ -154,6 +154,7 @@ export class RequestModel {
     this.provenance.forget()
     this.frameList.forget()
     this.search.forget()
+    this.debug.forget()
   }
 
   /** This request's line in the request list. */

@@ -135,6 +135,14 @@ describe('standalone page inputs', () => {
       expect(file.wholeReads).toBe(0)
     })
 
+    it('feeds a stream piece larger than SLICE_SIZE as views of SLICE_SIZE, so each is merged where it arrives', async () => {
+      const file = fileOf('big.sse', big, { whole: false, piece: 600 * 1024 })
+      const sizes: number[] = []
+      await feedStreams((e) => { if (e.type === 'chunk') sizes.push((e.data as Uint8Array).byteLength) }, (await readFile(file)).streams).finished
+      expect(sizes.slice(0, 4)).toEqual([SLICE_SIZE, SLICE_SIZE, 600 * 1024 - 2 * SLICE_SIZE, SLICE_SIZE])
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(file.size)
+    })
+
     it('streams a large NDJSON file (its first line a whole JSON value)', async () => {
       const line = '{"model":"llama3","message":{"role":"assistant","content":"hi"},"done":false}\n'
       const result = await readFile(fileOf('big.ndjson', line.repeat(Math.ceil((STREAMED_FILE + 1) / line.length)), { whole: false }))
