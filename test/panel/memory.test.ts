@@ -159,3 +159,25 @@ describe('the store within its memory budget', () => {
     expect([store.parts.recorder.models.size, store.requests.value.length]).toEqual([0, 0])
   })
 })
+
+describe('a long body at its end', () => {
+  it("reads a body of over 20,000 frames with the debugger in a task of its own after the final reply; the merger's diagnostics stand meanwhile", () => {
+    const deferred: Array<() => void> = []
+    const { store, tick } = manualStore({ defer: (work) => { deferred.push(work); return () => {} } })
+    const frame = chat({ content: 'x' })
+    // CRLF line endings after the first frame: a diagnostic only the debugger's reading finds
+    const body = frame + frame.replace(/\n/g, '\r\n').repeat(20_001) + 'data: [DONE]\n\n'
+    store.apply(request('long'))
+    store.apply({ type: 'chunk', id: 'long', data: body, t: null })
+    store.apply({ type: 'finished', id: 'long', t: null })
+    store.select('long')
+    for (let i = 0; i < 50 && store.selection.value!.loading !== null; i++) tick()
+    const before = store.selection.value!
+    expect([before.row.state, before.frameCount, before.timing, before.diagnostics.some((d) => d.code === 'mixed-line-endings')]).toEqual(['finished', 20_003, null, false])
+    for (const work of deferred.splice(0)) work()
+    tick()
+    const after = store.selection.value!
+    expect([after.timing !== null, after.diagnostics.some((d) => d.code === 'mixed-line-endings')]).toEqual([true, true])
+  })
+})
+
