@@ -182,8 +182,12 @@ export class RequestModel {
       bytes: this.bytes,
       duration: end !== null && Number.isFinite(start) ? Math.max(0, end - start) : null,
       startedAt: Number.isFinite(start) ? start : null,
-      state: this.state,
-      cancelReason: this.cancelReason,
+      // a page that closes the stream once it has the terminal event ([DONE], an EventSource
+      // closed on it) read every byte that mattered: finished, with what it did on hover
+      state: this.state === 'cancelled' && reply.done ? 'finished' : this.state,
+      cancelReason: this.state === 'cancelled' && reply.done
+        ? `closed by the page after the terminal event${this.cancelReason ? ` (${this.cancelReason})` : ''}`
+        : this.cancelReason,
       source: request.source,
       done: reply.done,
       truncated: this.truncated,

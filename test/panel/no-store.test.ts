@@ -1,6 +1,8 @@
 // A Cache-Control: no-store stream in the request list (issue 16): Chrome keeps no body of it
 // for the devtools network API, so a row captured on completion (the HAR path) with no body
 // says why and what to do; live capture reads its bytes as they arrive, and it ends finished.
+// And what issue 16 saw under Live: a stream the page closes once it has the terminal event
+// ends finished, not cancelled.
 
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent, CapturedRequest, Header } from '../../panel/shell.js'
@@ -57,5 +59,37 @@ describe('a no-store stream', () => {
     const row = rowAfter('har', noStore, WHOLE)
     expect(row.incomplete).toBe(null)
     expect(row.frames).toBe(2)
+  })
+})
+
+describe('a stream the page closes once it has the terminal event', () => {
+  // Chrome reports it as a failed, cancelled load (Network.loadingFailed canceled: seen for a
+  // fetch whose reader is cancelled after [DONE], and an EventSource closed on [DONE], with the
+  // server holding the connection open): the page read every byte that mattered.
+  function closedAfter(body: string) {
+    const pending: Array<() => void> = []
+    const store = createPanelStore(null, { schedule: (f) => pending.push(f) })
+    store.apply({
+      type: 'request',
+      request: {
+        id: 'r', method: 'GET', url: 'https://api.example.com/v1/chat/completions', status: 200, requestHeaders: [], responseHeaders: [],
+        requestBody: null, contentType: 'text/event-stream', startedAt: T0, source: 'live',
+      },
+    })
+    store.apply({ type: 'chunk', id: 'r', data: body, t: T0 + 5 })
+    store.apply({ type: 'cancelled', id: 'r', t: T0 + 10, reason: 'cancelled by the page' })
+    while (pending.length) pending.shift()!()
+    return store.requests.value[0]!
+  }
+
+  it('is finished, whole, and says on hover that the page closed it after the terminal event', () => {
+    const row = closedAfter(WHOLE)
+    expect([row.state, row.done, row.incomplete, row.broken]).toEqual(['finished', true, null, 0])
+    expect(row.cancelReason).toBe('closed by the page after the terminal event (cancelled by the page)')
+  })
+
+  it('is still cancelled when the terminal event had not come', () => {
+    const row = closedAfter(WHOLE.slice(0, WHOLE.indexOf('data: [DONE]')).replace(',"finish_reason":"stop"', ''))
+    expect([row.state, row.done, row.cancelReason]).toEqual(['cancelled', false, 'cancelled by the page'])
   })
 })
