@@ -35,8 +35,9 @@ export function RequestRowView({ row, firstStart, selected, onSelect, onMenu }: 
       data-id={row.id}
       data-state={row.state}
       data-source={row.source}
+      data-url={row.url}
       data-incomplete={row.incomplete ? 'true' : undefined}
-      title={row.url}
+      title={row.listedBecause !== undefined ? `${row.url}\n${row.listedBecause}` : row.url}
       onClick={onSelect}
       onContextMenu={(e) => { e.preventDefault(); onSelect(); onMenu(e) }}
     >

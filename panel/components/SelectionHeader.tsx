@@ -27,6 +27,7 @@ export function SelectionHeader() {
         <span>{formatDuration(row.duration)}</span>
         <span class={`ds-state-${row.state}`} data-testid="request-state">{row.state}</span>
         {row.incomplete && <span class="ds-badge warn" title={row.incomplete}>incomplete</span>}
+        {row.listedBecause !== undefined && <span class="ds-badge" title={row.listedBecause} data-testid="listed-because">sniffed</span>}
         <ForceSelect />
         <RulesButton />
         <PinToggle id={view.id} pinned={row.pinned === true} />

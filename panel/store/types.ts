@@ -46,6 +46,8 @@ export interface RequestRow {
   incomplete: string | null
   /** The last frame, cut short when the page cancelled the stream: shown as incomplete, not broken. */
   partialFrame: number | null
+  /** Why a response its Content-Type did not declare a stream was listed (CapturedRequest.listedBecause). */
+  listedBecause?: string
 }
 
 export interface BrokenInfo {

@@ -9,7 +9,7 @@
 import browser, { type Runtime } from 'webextension-polyfill'
 import { base64Decode } from '../exchange/bytes.js'
 import { headerValue } from '../exchange/shared.js'
-import { sniffsAsStream } from '../exchange/sniff.js'
+import { listedReason, sniffBody } from '../exchange/sniff.js'
 import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js'
 import { LiveLedger } from './dedupe.js'
 import {
@@ -126,8 +126,11 @@ export function startHub(): void {
     const contentType = headerValue(entry.response.headers, 'content-type') ?? (entry.response.content.mimeType || null)
     const raw = await getContent(entry)
     const body = bodyFromContent(raw, contentType)
+    let listedBecause: string | null = null
     if (!isStreamingContentType(contentType)) {
-      if (body.kind === 'none' || !sniffsAsStream(body.kind === 'text' ? body.text : body.bytes, entry.request.url)) return
+      const verdict = body.kind === 'none' ? 'no' : sniffBody(body.kind === 'text' ? body.text : body.bytes, entry.request.url)
+      if (verdict === 'no') return
+      listedBecause = listedReason(verdict, contentType)
     }
     const startedAt = Date.parse(entry.startedDateTime)
     const id = `har-${++harCounter}`
@@ -142,6 +145,7 @@ export function startHub(): void {
       contentType,
       startedAt,
       source: 'har',
+      ...(listedBecause !== null ? { listedBecause } : {}),
     }
     const end = Number.isFinite(entry.time) ? startedAt + entry.time : null
     emit({ type: 'request', request })
@@ -248,6 +252,7 @@ export function startHub(): void {
             contentType: r.contentType,
             startedAt: r.startedAt,
             source: 'live',
+            ...(r.listedBecause !== undefined ? { listedBecause: r.listedBecause } : {}),
           },
         })
         return

@@ -194,7 +194,7 @@ function start(tabId: number, post: (m: WorkerToHub) => void): Session {
       return {} // not filterable (a cached or already finished response): the HAR path lists it
     }
     const t: Tracked = {
-      filter: streamFilter, info, phase: decision === 'maybe' ? 'sniff' : 'on', sniffer: decision === 'maybe' ? new HeadSniffer(info.url) : null, held: [],
+      filter: streamFilter, info, phase: decision === 'maybe' ? 'sniff' : 'on', sniffer: decision === 'maybe' ? new HeadSniffer(info.url, undefined, info.contentType) : null, held: [],
       stopped: false, completed: false, verdictTimer: null,
     }
     s.tracked.set(d.requestId, t)
@@ -285,6 +285,8 @@ function end(s: Session, requestId: string, t: Tracked, failure: string | null):
 
 function announce(s: Session, t: Tracked): void {
   t.phase = 'on'
+  // a maybe-stream that sniffed as one says why it is listed
+  if (t.sniffer !== null && t.sniffer.reason !== null) t.info.listedBecause = t.sniffer.reason
   t.sniffer = null
   s.post({ type: 'live-request', request: t.info })
   const held = t.held

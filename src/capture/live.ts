@@ -195,7 +195,7 @@ function onEvent(s: Session, sessionId: string | undefined, method: string, p: R
       send(target, 'Network.streamResourceContent', { requestId }).then(
         (result) => {
           const buffered = (result as { bufferedData?: string } | undefined)?.bufferedData ?? ''
-          if (maybe) { t.phase = 'sniff'; t.sniffer = new HeadSniffer(info.url) } else announce(s, t)
+          if (maybe) { t.phase = 'sniff'; t.sniffer = new HeadSniffer(info.url, undefined, info.contentType) } else announce(s, t)
           const queued = t.queue
           t.queue = []
           if (buffered) apply(s, k, t, { kind: 'chunk', data: buffered, t: Date.now() })
@@ -256,6 +256,7 @@ function apply(s: Session, k: string, t: Tracked, op: Op): void {
     const verdict = op.kind === 'chunk' ? t.sniffer!.push(base64Decode(op.data)) : t.sniffer!.end()
     if (verdict === null) return
     if (verdict === 'no') { t.phase = 'dropped'; t.held = []; s.tracked.delete(k); s.sent.delete(k); return }
+    if (t.sniffer!.reason !== null) t.info.listedBecause = t.sniffer!.reason
     announce(s, t)
     const held = t.held
     t.held = []

@@ -129,13 +129,13 @@ export function bodyFromContent(raw: RawContent, contentType: string | null | un
 // ---------------------------------------------------------------------------
 // Which responses are listed
 
-/** Content types that are streams by declaration. */
+/** Content types that are streams by declaration (AWS event streams too: Bedrock sends them as binary, read from the bytes). */
 export function isStreamingContentType(contentType: string | null | undefined): boolean {
   const t = transportFromContentType(contentType ?? undefined)
-  return t !== null && (t.transport === 'sse' || t.transport === 'ndjson')
+  return t !== null && (t.transport === 'sse' || t.transport === 'ndjson' || t.transport === 'eventstream')
 }
 
-const NEVER_STREAMS = /^(image|audio|video|font)\/|^text\/(html|css|javascript)|^application\/(javascript|ecmascript|wasm|pdf|zip|x-javascript|manifest\+json)|^application\/vnd\.amazon\.eventstream/
+const NEVER_STREAMS = /^(image|audio|video|font)\/|^text\/(html|css|javascript)|^application\/(javascript|ecmascript|wasm|pdf|zip|x-javascript|manifest\+json)/
 
 /**
  * A response whose body should be read and sniffed: a fetch / XHR (or unknown type) whose

@@ -24,6 +24,8 @@ export interface CapturedRequest {
   startedAt: number
   /** Where it came from: the HAR path (complete bodies), live capture, or an import / paste. */
   source: 'har' | 'live' | 'import' | 'paste' | 'sample'
+  /** Why it was listed when its Content-Type did not declare a stream (its body sniffed as one: src/exchange/sniff.ts listedReason). */
+  listedBecause?: string
 }
 
 /** Events in the order they happened. Times are ms since epoch. */

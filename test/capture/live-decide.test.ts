@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { HeadSniffer, SNIFF_LIMIT, liveDecision } from '../../src/capture/live-decide.js'
+import { bedrockEvent } from '../support/eventstream.js'
 
 const h = (pairs: Record<string, string>): Array<{ name: string; value: string }> => Object.entries(pairs).map(([name, value]) => ({ name, value }))
 
@@ -52,5 +53,27 @@ describe('HeadSniffer', () => {
     expect(s.end()).toBe('no')
     const long = new HeadSniffer('http://x/api')
     expect(long.push(bytes(' '.repeat(SNIFF_LIMIT + 1)))).toBe('no')
+  })
+})
+
+describe('issue 14: the AI SDK v4 data stream and Bedrock', () => {
+  const bytes = (s: string): Uint8Array => new TextEncoder().encode(s)
+
+  it('follows application/vnd.amazon.eventstream from byte 0, as a declared stream', () => {
+    expect(liveDecision(h({ 'content-type': 'application/vnd.amazon.eventstream' }), 'Fetch')).toBe('stream')
+  })
+
+  it('a text/plain data stream without its header is sniffed, listed, and says why', () => {
+    const s = new HeadSniffer('http://x/api/chat', SNIFF_LIMIT, 'text/plain; charset=utf-8')
+    expect([s.push(bytes('0:"Hel')), s.reason]).toEqual([null, null])
+    expect([s.push(bytes('lo"\n')), s.reason]).toEqual(['data-stream', 'Listed as a stream because its first line is an AI SDK v4 data-stream part (CODE:JSON) (Content-Type text/plain)'])
+  })
+
+  it('a binary event stream without its Content-Type is sniffed from its prelude, across chunks', () => {
+    const message = bedrockEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hi' } })
+    const s = new HeadSniffer('http://x/model/m/converse-stream')
+    expect([s.push(message.subarray(0, 5)), s.push(message.subarray(5, 30)), s.reason]).toEqual([
+      null, 'eventstream', 'Listed as a stream because its body starts with an AWS event-stream message (the prelude CRC matches) (no Content-Type)',
+    ])
   })
 })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { utf8Encode } from '../../src/exchange/bytes.js'
 import { headerValue, isObject, parseJsonInput } from '../../src/exchange/shared.js'
-import { SNIFF_HEAD, classifyBody, sniffsAsStream } from '../../src/exchange/sniff.js'
+import { SNIFF_HEAD, classifyBody, classifyBytes, listedReason, sniffBody, sniffsAsStream } from '../../src/exchange/sniff.js'
+import { bedrockEvent } from '../support/eventstream.js'
 
 // One answer to "is this body a stream?" for the HAR import (sniffsAsStream, a whole body)
 // and the DevTools capture (classifyBody, a head that may still grow); the small readers of
@@ -108,5 +109,41 @@ describe('shared readers', () => {
     expect(headerValue(headers, 'CONTENT-TYPE')).toBe('text/event-stream')
     expect(headerValue([], 'content-type')).toBeNull()
     expect(headerValue(undefined, 'content-type')).toBeNull()
+  })
+})
+
+// Issue 14, Capture: an AI SDK v4 data stream arrives as text/plain, a Bedrock body as bytes
+// (getContent's base64); either is listed, with the reason it was listed.
+describe('the data stream and the AWS event stream', () => {
+  const enc = (s: string) => new TextEncoder().encode(s)
+
+  it('lists an AI SDK v4 data stream once its first line is a whole part whose JSON parses', () => {
+    expect(classifyBody('f:{"messageId":"m1"}\n0:"Hi"\n', true)).toBe('data-stream')
+    expect(classifyBody('0:"Hel', false)).toBeNull()
+    expect(classifyBody('0:"Hel', true)).toBe('no')
+    expect(classifyBody('a:[link](x)\n', true)).toBe('no')
+  })
+
+  it('lists bytes that start with an event-stream prelude whose CRC matches, and waits for its 12 bytes', () => {
+    const message = bedrockEvent('messageStart', { role: 'assistant' })
+    expect([sniffBody(message), classifyBytes(message.subarray(0, 11), '', false), sniffsAsStream(message.subarray(0, 11))]).toEqual(['eventstream', null, false])
+  })
+
+  it('reads a body starting with NUL whose prelude CRC fails as text, and finds no stream', () => {
+    const bad = bedrockEvent('messageStart', { role: 'assistant' }).slice()
+    bad[8] = bad[8]! ^ 1
+    expect(sniffBody(bad)).toBe('no')
+  })
+
+  it('says why a body was listed, with the Content-Type that did not say so', () => {
+    expect([listedReason('data-stream', 'text/plain; charset=utf-8'), listedReason('eventstream', null), listedReason('sse', 'application/json')]).toEqual([
+      'Listed as a stream because its first line is an AI SDK v4 data-stream part (CODE:JSON) (Content-Type text/plain)',
+      'Listed as a stream because its body starts with an AWS event-stream message (the prelude CRC matches) (no Content-Type)',
+      'Listed as a stream because its body starts with an SSE field or comment (Content-Type application/json)',
+    ])
+  })
+
+  it('a text/plain data stream is listed by the whole-body sniffer too (the HAR path)', () => {
+    expect(sniffsAsStream(enc('0:"Hello"\nd:{"finishReason":"stop"}\n'))).toBe(true)
   })
 })
