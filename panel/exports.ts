@@ -12,6 +12,7 @@ import { toJsonLines, toRawBody } from '../src/exchange/raw.js'
 import { NO_RULES, redactRecording, userRules, type RedactionRules, type Redaction } from '../src/exchange/redact.js'
 import { toTestFile } from '../src/exchange/testfile.js'
 import { plural } from './format.js'
+import type { Recording } from '../src/exchange/types.js'
 import type { PanelShell } from './shell.js'
 import type { ExportSource } from './store.js'
 
@@ -33,44 +34,45 @@ export async function runExport(
   const options = { includeCredentials, redactNames: rules.names, redactValues: rules.values, redactPatterns: rules.patterns }
   const listed = userRules(options)
   const { request } = source
-  // what this export removes, for the message (the exporters below redact the same way on their own)
-  const redaction = redactRecording(source, { includeCredentials, ...listed })
+  // what an export removed, for the message: the fixture lists it; the others redact here (a
+  // body is redacted once per export: it may be hundreds of MB)
+  const redact = (recording: Recording) => redactRecording(recording, { includeCredentials, ...listed })
   /** What to say of the redaction, of the parts this export holds. */
-  const told = (holds: (r: Redaction) => boolean = () => true) =>
-    (includeCredentials ? ' (with credentials)' : removed(redaction.redactions.filter(holds)))
+  const told = (list: readonly Redaction[], holds: (r: Redaction) => boolean = () => true) =>
+    (includeCredentials ? ' (with credentials)' : removed(list.filter(holds)))
   switch (action) {
-    case 'fixture': {
-      const name = exportFileName(request, 'fixture', listed)
-      shell.save(name, 'application/json', fixtureToJson(toFixture(source, options)))
-      return `Saved ${name}${told()}`
-    }
+    case 'fixture':
     case 'test': {
-      const name = exportFileName(request, 'test', listed)
-      shell.save(name, 'text/typescript', toTestFile(toFixture(source, options)))
-      return `Saved ${name}${told()}`
+      const name = exportFileName(request, action, listed)
+      const fixture = toFixture(source, options)
+      if (action === 'fixture') shell.save(name, 'application/json', fixtureToJson(fixture))
+      else shell.save(name, 'text/typescript', toTestFile(fixture))
+      return `Saved ${name}${told(fixture.meta.redactions ?? [])}`
     }
     case 'har': {
       const name = exportFileName(request, 'har', listed)
       shell.save(name, 'application/json', JSON.stringify(toHar([source], options), null, 2))
-      return `Saved ${name}${told()}`
+      return `Saved ${name}${told(redact(source).redactions)}`
     }
     case 'raw': {
+      const redaction = redact(source)
       // the body with every secret found in it by value (an echoed key, the user's values and patterns) replaced
       const raw = toRawBody(redaction.chunks.map((c) => c.data), { contentType: request.contentType, transport: source.transport })
       const name = exportFileName(request, raw.extension, listed)
       if (raw.bytes && shell.saveBytes) shell.saveBytes(name, raw.mime, raw.bytes)
       else shell.save(name, raw.mime, raw.text)
-      return `Saved ${name}${told(inBody)}`
+      return `Saved ${name}${told(redaction.redactions, inBody)}`
     }
     case 'jsonl': {
+      const redaction = redact(source)
       const lines = toJsonLines(source.frames())
       const name = exportFileName(request, 'jsonl', listed)
       shell.save(name, 'application/jsonl', redaction.scrub(lines.text))
-      return `Saved ${name} (${plural(lines.lines, 'line')}${lines.skipped.length > 0 ? `, ${plural(lines.skipped.length, 'frame')} left out` : ''})${told(inBody)}`
+      return `Saved ${name} (${plural(lines.lines, 'line')}${lines.skipped.length > 0 ? `, ${plural(lines.skipped.length, 'frame')} left out` : ''})${told(redaction.redactions, inBody)}`
     }
     case 'curl':
       await shell.copy(toCurl(request, options))
-      return `Copied the cURL command${told(inRequest)}`
+      return `Copied the cURL command${told(redact({ request, chunks: [] }).redactions, inRequest)}`
   }
 }
 
