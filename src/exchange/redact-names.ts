@@ -110,13 +110,13 @@ export function isSecretParam(name: string): boolean {
 /**
  * JSON body field names whose value is a credential (max_tokens and other counters, and a
  * thinking block's signature, are not): key, api_key, apiKey, secret, client_secret,
- * password, passphrase, bearer, credentials, cookie, token, access_token, session, sessionId,
+ * password, pwd, passphrase, bearer, credentials, cookie, token, access_token, session, sessionId,
  * session_key…
  */
 export function isSecretField(name: string): boolean {
   // camelCase → snake_case, so apiKey, accessToken and sessionId read like their snake forms
   const n = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().replace(/[-\s]/g, '_')
-  if (n === 'key' || n === 'auth' || n === 'authorization' || n === 'password' || n === 'passwd' || n === 'cookie' || n === 'bearer') return true
+  if (n === 'key' || n === 'auth' || n === 'authorization' || n === 'password' || n === 'passwd' || n === 'pwd' || n === 'cookie' || n === 'bearer') return true
   return /(^|_)(api_?key|secret|client_secret|secret_key|private_key|access_key|password|pass_?phrase|credentials?)$/.test(n) ||
     /(^|_)token$/.test(n) || // access_token, refresh_token, id_token, session_token, token — not max_tokens
     /(^|_)session(_?(id|key))?$/.test(n)

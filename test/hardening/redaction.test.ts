@@ -93,6 +93,11 @@ describe('request bodies in any format', () => {
       .toBe(`{"sessionId":"${R}","bearer":"${R}","passphrase":"${R}","session_key":"${R}","session_count":3}`)
   })
 
+  it('field names as clients write them: x-api-key, secretAccessKey, sessionToken, refresh_token, pwd; counters and a thinking signature kept', () => {
+    expect(redactBody('{"x-api-key":"a1","secretAccessKey":"a2","sessionToken":"a3","refresh_token":"a4","pwd":"a5","max_tokens":9,"signature":"sig","total_tokens":3}'))
+      .toBe(`{"x-api-key":"${R}","secretAccessKey":"${R}","sessionToken":"${R}","refresh_token":"${R}","pwd":"${R}","max_tokens":9,"signature":"sig","total_tokens":3}`)
+  })
+
   it('JSON after a byte order mark', () => {
     expect(redactBody('\ufeff{"api_key":"sk-1","model":"m"}')).toBe(`\ufeff{"api_key":"${R}","model":"m"}`)
   })
