@@ -3,7 +3,12 @@
 //
 // Stable test hooks (end-to-end tests read them through CDP; keep them):
 //   request-row      one per listed request; aria-selected, data-id, data-state (live|finished|cancelled),
-//                    title = the full URL; inside it request-frames (frame count), request-broken
+//                    title = the full URL (data-url: the URL alone, whatever the title adds),
+//                    data-source (har|live|import|…); inside it request-frames (frame count), request-broken,
+//                    request-imported (a file dropped on the panel), request-start / -status / -size / -duration
+//   request-column   a header of the request list (role columnheader, aria-sort, data-key); inside its
+//                    sort button and request-column-resize (role separator, aria-valuenow = width in px)
+//   request-head     the headers; data-columns = aligned (cells under the headers) or wrapped
 //   frame-list       the frame list (focusable; data-count = rows it holds)
 //   frame-row        one per frame in view (virtualised); data-seq, data-kind (data|done|invalid),
 //                    data-broken="true" on a frame that failed to parse, aria-selected

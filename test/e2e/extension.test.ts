@@ -51,7 +51,7 @@ const CHROME_LIVE_DIST = join(CHROME_DIST, '../chrome-live')
 const UNICODE_TEXT = 'Prix : 5 € — naïve 中文 😀 “ok”'
 const chunk = (content: string, extra = ''): string =>
   `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}${extra}}]}\n\n`
-const EXTRA_BODIES: Record<string, { type: string; body: string }> = {
+const EXTRA_BODIES: Record<string, { type: string; body: string; hold?: boolean }> = {
   // No charset: Chrome hands the body to extensions decoded as windows-1252.
   '/charsetless.sse': {
     type: 'text/event-stream',
@@ -66,6 +66,12 @@ const EXTRA_BODIES: Record<string, { type: string; body: string }> = {
   '/nostore.sse': {
     type: 'text/event-stream; charset=utf-8',
     body: chunk('No') + chunk('-store') + chunk(', whole', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+  },
+  // The connection held open after [DONE] (a server that keeps it alive): the page closes it.
+  '/held.sse': {
+    type: 'text/event-stream; charset=utf-8',
+    body: chunk('Closed') + chunk(' by the page', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+    hold: true,
   },
   // Not streams: one JSON document, and plain text.
   '/api/config.json': { type: 'application/json', body: '{"model":"gpt-4o","stream":true}\n' },
@@ -88,7 +94,7 @@ function startExtraServer(): Promise<{ url: string; server: Server }> {
     const parts = entry.body.split(/(?<=\n\n)/)
     const next = (): void => {
       const part = parts.shift()
-      if (part === undefined) { res.end(); return }
+      if (part === undefined) { if (!entry.hold) res.end(); return }
       res.write(Buffer.from(part, 'utf8'))
       setTimeout(next, 40)
     }
@@ -112,7 +118,7 @@ const sel = (s: string): string => JSON.stringify(s)
 
 /** Clicks the request row for `url` and waits until the selection shows it. */
 async function selectRequest(panel: PanelHandle, url: string): Promise<void> {
-  const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(url)})`
+  const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(url)})`
   await panel.waitFor(row, { message: `a request row for ${url}` })
   await panel.evaluate(`${row}.click()`)
   await panel.waitFor(`document.querySelector('.ds-sel-title')?.title === ${sel(url)}`, { message: `the selection to show ${url}` })
@@ -122,7 +128,7 @@ function readSelection(panel: PanelHandle, url: string): Promise<PanelReply> {
   return panel.evaluate<PanelReply>(`(() => {
     const q = (root, id) => root.querySelector('[data-testid="' + id + '"]')
     const text = (el) => el ? el.textContent : null
-    const row = [...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(url)})
+    const row = [...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(url)})
     return {
       state: row ? row.dataset.state : null,
       frameCount: Number(text(q(document, 'frame-count'))),
@@ -222,6 +228,7 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
   afterAll(async () => {
     await b?.close()
     await demo?.close()
+    extra?.server.closeAllConnections()
     await new Promise((r) => extra?.server.close(r))
     // eslint-disable-next-line no-console
     console.log(`e2e timings (ms since start): ${JSON.stringify({ ...timings, total: Date.now() - t0 })}`)
@@ -250,7 +257,7 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
       message: `${streams.length} request rows`,
     })
     await sleep(300) // a stray extra row would show up by now
-    const titles = await panel.evaluate<string[]>(`[...document.querySelectorAll('[data-testid=request-row]')].map((r) => r.title)`)
+    const titles = await panel.evaluate<string[]>(`[...document.querySelectorAll('[data-testid=request-row]')].map((r) => r.dataset.url)`)
     expect(titles.sort()).toEqual(streams.map((s) => s.url).sort())
 
     for (let i = 0; i < streams.length; i++) {
@@ -307,7 +314,7 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
     timings['baseline'] = Date.now() - t0
   }, 60_000)
 
-  it('live mode: frames reach the panel while the stream runs; a cancelled stream shows as cancelled; a no-store stream ends finished and whole; nothing listed twice', async () => {
+  it('live mode: frames reach the panel while the stream runs; a cancelled stream shows as cancelled; a no-store stream ends finished and whole, and so does one the page closes after [DONE]; nothing listed twice', async () => {
     const rowsBefore = await panel.evaluate<number>(`document.querySelectorAll('[data-testid=request-row]').length`)
 
     // The toggle asks for the `debugger` permission (declared in the manifest: granted, no prompt).
@@ -334,7 +341,7 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
     }, slowUrl)
 
     // While the page is still reading, the panel already shows frames of it, live.
-    const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(slowUrl)})`
+    const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(slowUrl)})`
     let seenLive: { frames: number; pageBytes: number } | null = null
     const frameCounts: number[] = []
     for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
@@ -382,7 +389,7 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
       }).catch(() => undefined)
       setTimeout(() => ctl.abort(), 700)
     }, abortUrl)
-    const abortRow = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(abortUrl)})`
+    const abortRow = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(abortUrl)})`
     await panel.waitFor(`${abortRow}?.dataset.state === 'cancelled'`, { timeout: 10_000, message: 'the aborted stream shown as cancelled' })
 
     // A worker's fetch is captured live too (Target.setAutoAttach).
@@ -393,7 +400,7 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
       await new Promise((resolve) => { worker.onmessage = resolve })
       worker.terminate()
     }, workerUrl)
-    const workerRow = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(workerUrl)})`
+    const workerRow = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(workerUrl)})`
     await panel.waitFor(`${workerRow}?.dataset.state === 'finished'`, { timeout: 10_000, message: 'the worker stream, finished' })
     expect(await panel.evaluate<string>(`${workerRow}.dataset.id`)).toMatch(/^live:/)
 
@@ -405,7 +412,7 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
     await pageFetch(b, livePlain)
     await pageFetch(b, `${extra.url}/hello.txt?live=1`)
     for (const [u, type] of [[liveCharsetless, 'text/event-stream'], [livePlain, 'text/plain; charset=utf-8']] as const) {
-      const r = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(u)})`
+      const r = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(u)})`
       await panel.waitFor(`${r}?.dataset.state === 'finished'`, { timeout: 10_000, message: `${u} finished` })
       expect(await panel.evaluate<string>(`${r}.dataset.id`), u).toMatch(/^live:/)
       await selectRequest(panel, u)
@@ -420,7 +427,7 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
       return res.headers.get('cache-control')
     }, noStoreUrl)
     expect(sent).toBe('no-store')
-    const noStoreRow = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(noStoreUrl)})`
+    const noStoreRow = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(noStoreUrl)})`
     await panel.waitFor(`${noStoreRow}?.dataset.state === 'finished'`, { timeout: 10_000, message: 'the no-store stream, finished' })
     expect(await panel.evaluate<string>(`${noStoreRow}.dataset.id`)).toMatch(/^live:/)
     expect(await panel.evaluate<boolean>(`${noStoreRow}.querySelector('[data-testid=request-incomplete]') === null`)).toBe(true)
@@ -429,11 +436,30 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
     expect(noStoreReply.choices[0]!.content).toBe('No-store, whole')
     expectPanelShows(await readSelection(panel, noStoreUrl), noStoreReply, 'live no-store SSE')
 
+    // The page closes the stream once it has [DONE] (the server holds it open): Chrome reports
+    // a cancelled load, but the page read every byte that mattered: finished, whole.
+    const heldUrl = `${extra.url}/held.sse?live=1`
+    const heldText = await b.page.evaluate(async (u) => {
+      const res = await fetch(u, { method: 'POST', body: '{}' })
+      const reader = res.body!.getReader()
+      const decoder = new TextDecoder()
+      let text = ''
+      while (!text.includes('[DONE]')) text += decoder.decode((await reader.read()).value, { stream: true })
+      await reader.cancel()
+      return text
+    }, heldUrl)
+    const heldRow = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(heldUrl)})`
+    await panel.waitFor(`${heldRow}?.dataset.state === 'finished'`, { timeout: 10_000, message: 'the stream closed after [DONE], finished' })
+    expect(await panel.evaluate<string>(`${heldRow}.dataset.id`)).toMatch(/^live:/)
+    expect(await panel.evaluate<string>(`${heldRow}.querySelector('.ds-state-finished').title`)).toBe('closed by the page after the terminal event (cancelled by the page)')
+    await selectRequest(panel, heldUrl)
+    expectPanelShows(await readSelection(panel, heldUrl), merge(heldText, { contentType: 'text/event-stream; charset=utf-8', url: heldUrl }), 'closed after [DONE]')
+
     // onRequestFinished fired for all of them too: none is listed a second time.
     await sleep(1200)
-    const titles = await panel.evaluate<string[]>(`[...document.querySelectorAll('[data-testid=request-row]')].map((r) => r.title)`)
-    expect(titles.length).toBe(rowsBefore + 6)
-    for (const u of [slowUrl, abortUrl, workerUrl, liveCharsetless, livePlain, noStoreUrl]) expect(titles.filter((t) => t === u).length, u).toBe(1)
+    const titles = await panel.evaluate<string[]>(`[...document.querySelectorAll('[data-testid=request-row]')].map((r) => r.dataset.url)`)
+    expect(titles.length).toBe(rowsBefore + 7)
+    for (const u of [slowUrl, abortUrl, workerUrl, liveCharsetless, livePlain, noStoreUrl, heldUrl]) expect(titles.filter((t) => t === u).length, u).toBe(1)
     timings['live'] = Date.now() - t0
   }, 60_000)
 
@@ -456,7 +482,7 @@ describe.skipIf(!available)('Deltascope extension in Chromium', () => {
     await b.page.goto(`${demo.url}/`)
     const url = `${demo.url}/v1/chat/completions?pace=0&seed=21`
     await pageFetch(b, url)
-    const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(url)})`
+    const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(url)})`
     await panel.waitFor(`${row}?.dataset.state === 'finished'`, { timeout: 10_000, message: 'the stream, listed on completion' })
     expect(await panel.evaluate<string>(`${row}.dataset.id`)).toMatch(/^har-/)
     await selectRequest(panel, url)
@@ -481,6 +507,7 @@ describe.skipIf(!available)('the baseline package (dist/chrome): no permission',
 
   afterAll(async () => {
     await b?.close()
+    extra?.server.closeAllConnections()
     await new Promise((r) => extra?.server.close(r))
     rmSync(dir, { recursive: true, force: true })
   })
@@ -502,7 +529,7 @@ describe.skipIf(!available)('the baseline package (dist/chrome): no permission',
   it('captures a Cache-Control: no-store stream when it finishes, whole (Chromium 156 keeps its body)', async () => {
     const url = `${extra.url}/nostore.sse`
     await pageFetch(b, url)
-    const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.title === ${sel(url)})`
+    const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(url)})`
     await panel.waitFor(`${row}?.dataset.state === 'finished'`, { timeout: 10_000, message: 'the no-store stream, listed on completion' })
     expect(await panel.evaluate<string>(`${row}.dataset.id`)).toMatch(/^har-/)
     await selectRequest(panel, url)
@@ -546,7 +573,7 @@ describe.skipIf(!available)('the baseline package (dist/chrome): no permission',
     const imported = `[...document.querySelectorAll('[data-testid=request-row][data-source=import]')]`
     await panel.waitFor(`${imported}.length === 1 && ${imported}[0].dataset.state === 'finished'`, { timeout: 10_000, message: 'the imported request' })
     const rows = await panel.evaluate<Array<{ id: string; title: string; source: string; mark: string | null }>>(`[...document.querySelectorAll('[data-testid=request-row]')].map((r) => ({
-      id: r.dataset.id, title: r.title, source: r.dataset.source, mark: r.querySelector('[data-testid=request-imported]')?.textContent ?? null,
+      id: r.dataset.id, title: r.dataset.url, source: r.dataset.source, mark: r.querySelector('[data-testid=request-imported]')?.textContent ?? null,
     }))`)
     // the captured request stays; the imported one is listed beside it, by start time (it started earlier), marked
     expect(rows.map((r) => [r.title, r.source, r.mark])).toEqual([
