@@ -69,9 +69,13 @@ function RedactionPopover({ anchor, onClose }: { anchor: HTMLElement | null; onC
     const away = (e: Event) => { if (!el.contains(e.target as Node) && e.target !== anchor) onClose(false) }
     doc.addEventListener('pointerdown', away, true)
     win.addEventListener('resize', place)
+    // placed again when it grows (the problems listed after Save)
+    const grown = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(place)
+    grown?.observe(el)
     return () => {
       doc.removeEventListener('pointerdown', away, true)
       win.removeEventListener('resize', place)
+      grown?.disconnect()
     }
   }, [])
 
