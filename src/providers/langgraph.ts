@@ -20,8 +20,10 @@
 // - `error` ({error, message}) is a stream error; `end` ends. `metadata`, `messages/metadata`,
 //   `values`, `updates`, `debug`, `custom`, `checkpoints`, `tasks`, `events`, `feedback` are
 //   not the reply.
+// - The event protocol (`{type: "event", method, params}` frames) is read by langgraph-events.ts.
 
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import { isEventFrame, LangGraphEventMapper } from './langgraph-events.js'
 import { chunkCalls, finishReason, isAiMessage, messageId, messageTexts, snapshotCalls, usageOf, type MessageCall } from './langchain-message.js'
 import { argumentsText, excerpt, isObject, jsonText, quote, str, type JsonObject } from './shared.js'
 import { extendsText, SnapshotChannels } from './snapshot.js'
@@ -240,14 +242,31 @@ class LangGraphMapper implements FrameMapper {
   }
 }
 
+/** Stream-mode frames and event-protocol frames (langgraph-events.ts), each to its reader. */
+class LangGraphReaders implements FrameMapper {
+  private readonly modes = new LangGraphMapper()
+  private events: LangGraphEventMapper | null = null
+
+  map(frame: ParsedFrame): Delta[] {
+    if (!isEventFrame(frame.json)) return this.modes.map(frame)
+    this.events ??= new LangGraphEventMapper()
+    return this.events.map(frame)
+  }
+
+  flush(): Delta[] {
+    return [...this.modes.flush(), ...(this.events?.flush() ?? [])]
+  }
+}
+
 export const langgraph: ProviderAdapter = {
   id: 'langgraph',
   recognizes({ event, json }) {
+    if (isEventFrame(json)) return true
     if (event === null) return false
     const mode = modeOf(event)
     const shape = SHAPES.get(mode)
     return shape !== undefined && shape(json)
   },
-  createMapper: () => new LangGraphMapper(),
+  createMapper: () => new LangGraphReaders(),
   urlPattern: /\/runs\/stream(?:[?#]|$)|\/threads\/[^/?#]+\/runs\/[^/?#]+\/stream(?:[?#]|$)/,
 }
