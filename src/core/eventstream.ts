@@ -108,9 +108,11 @@ export function createEventStreamSplitter(frame: (f: RawFrame) => void): ByteSpl
       const length = readUint32(prelude, 0)
       if (pendingLength < length) return
       const bytes = take(length)
-      const m = readMessage(bytes, at)
+      const m = readMessage(bytes, at, false)
       messageNo++
-      frame({ start: at, end: at + length, line: messageNo, event: m.event, id: null, retry: null, data: m.data, unterminated: false, problems: null, raw: m.raw, failure: m.failure })
+      // the shown text is built when a frame is asked for (store.ts), or now for an error's `raw`
+      const raw = m.failure === null ? undefined : readMessage(bytes, at).raw
+      frame({ start: at, end: at + length, line: messageNo, event: m.event, id: null, retry: null, data: m.data, unterminated: false, problems: null, raw, failure: m.failure })
       at += length
     }
   }
@@ -157,7 +159,7 @@ function preludeProblem(prelude: Uint8Array, at: number): string | null {
  * also used to show a stored frame again from its bytes. A message read from bytes that are
  * not one whole message shows them as hex.
  */
-export function readMessage(bytes: Uint8Array, at: number): ReadMessage {
+export function readMessage(bytes: Uint8Array, at: number, withRaw = true): ReadMessage {
   if (bytes.length < MIN_MESSAGE || readUint32(bytes, 0) !== bytes.length || preludeProblem(bytes.subarray(0, PRELUDE), at) !== null) {
     return { event: null, data: '', raw: hexPreview(bytes.subarray(0, PREVIEW), bytes.length), failure: { message: `not a whole event-stream message at byte ${at}`, position: 0 } }
   }
@@ -165,7 +167,6 @@ export function readMessage(bytes: Uint8Array, at: number): ReadMessage {
   const payload = bytes.subarray(PRELUDE + headersLength, bytes.length - 4)
   const parsed = readHeaders(bytes.subarray(PRELUDE, PRELUDE + headersLength), at + PRELUDE)
   const text = utf8.decode(payload)
-  const lines = parsed.headers.map((h) => `${h.name}: ${h.shown}`)
   let failure: JsonSyntaxError | null = null
   const sum = readUint32(bytes, bytes.length - 4)
   const actual = crc32(bytes.subarray(0, bytes.length - 4))
@@ -187,7 +188,7 @@ export function readMessage(bytes: Uint8Array, at: number): ReadMessage {
     event = `error:${header(':error-code') ?? ''}`
     if (text === '') data = JSON.stringify({ errorCode: header(':error-code'), errorMessage: header(':error-message') })
   } else event = header(':event-type')
-  const raw = lines.length > 0 ? `${lines.join('\n')}\n\n${text}` : text
+  const raw = !withRaw ? '' : parsed.headers.length > 0 ? `${parsed.headers.map((h) => `${h.name}: ${h.shown}`).join('\n')}\n\n${text}` : text
   return { event, data, raw, failure }
 }
 
@@ -210,7 +211,7 @@ function readHeaders(bytes: Uint8Array, base: number): { headers: Header[]; erro
     const start = i
     const nameLength = bytes[i]!
     if (nameLength === 0 || i + 1 + nameLength + 1 > bytes.length) return fail('its name runs past the headers', start)
-    const name = utf8.decode(bytes.subarray(i + 1, i + 1 + nameLength))
+    const name = shortText(bytes.subarray(i + 1, i + 1 + nameLength))
     i += 1 + nameLength
     const type = bytes[i++]!
     const need = [0, 0, 1, 2, 4, 8, -1, -1, 8, 16][type]
@@ -233,7 +234,7 @@ function readHeaders(bytes: Uint8Array, base: number): { headers: Header[]; erro
       case 4: value = view.getInt32(at); break
       case 5: value = view.getBigInt64(at).toString(); break
       case 6: value = hex(v); break
-      case 7: value = utf8.decode(v); break
+      case 7: value = shortText(v); break
       case 8: value = new Date(Number(view.getBigInt64(at))).toISOString(); break
       default: value = uuid(v)
     }
@@ -241,6 +242,17 @@ function readHeaders(bytes: Uint8Array, base: number): { headers: Header[]; erro
     i = at + size
   }
   return { headers, error: null }
+}
+
+/** Header names and values are short and mostly ASCII: read those without a TextDecoder call. */
+function shortText(b: Uint8Array): string {
+  if (b.length > 64) return utf8.decode(b)
+  let s = ''
+  for (let i = 0; i < b.length; i++) {
+    if (b[i]! > 0x7f) return utf8.decode(b)
+    s += String.fromCharCode(b[i]!)
+  }
+  return s
 }
 
 function readUint32(b: Uint8Array, at: number): number {
