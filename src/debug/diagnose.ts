@@ -76,7 +76,8 @@ export function diagnoseMerger(merger: Merger, chunks?: readonly CapturedChunk[]
     bom(chunks, found)
     if (sse || reply.transport === 'ndjson') mixedLineEndings(merger, chunks, found)
     splitFrames(merger, reads, found)
-    splitCharacters(merger, chunks, reads, found)
+    // an AWS event stream is binary: its bytes are not characters, and none is split
+    if (reply.transport !== 'eventstream') splitCharacters(merger, chunks, reads, found)
   }
   stalls(merger, options.stallMs ?? DEFAULT_STALL_MS, found)
   burst(merger, firstByteTime(chunks) ?? firstFrameTime(merger), options.startedAt ?? null, found)

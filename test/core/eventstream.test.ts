@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest'
 import { crc32 } from '../../src/core/crc32.js'
-import { createMerger, merge, SYMPTOMS, type MergeOptions } from '../../src/index.js'
+import { createMerger, diagnoseMerger, merge, SYMPTOMS, type MergeOptions } from '../../src/index.js'
 import { bedrockEvent, bedrockException, concat, encodeMessage } from '../support/eventstream.js'
 
 const u8 = (a: number[]) => Uint8Array.from(a)
@@ -181,5 +181,16 @@ describe('transport', () => {
     for (let i = 0; i < body.length; i += 7) m.push(body.subarray(i, i + 7))
     m.end()
     expect([m.frame(1).data, m.replyAt(1).choices[0]!.content]).toEqual(['{"contentBlockIndex":0,"delta":{"text":"é€😀"}}', 'é€😀'])
+  })
+})
+
+describe('the debugger on an event stream', () => {
+  it('reports no character split across reads: its bytes are not text, though CRC bytes can look like UTF-8 sequences', () => {
+    const body = concat(bedrockEvent('messageStart', { role: 'assistant' }), bedrockEvent('messageStop', { stopReason: 'end_turn' }))
+    const m = createMerger({})
+    const chunks = []
+    for (let i = 0; i < body.length; i++) { m.push(body.subarray(i, i + 1), i); chunks.push({ data: body.subarray(i, i + 1), t: i }) }
+    m.end()
+    expect(diagnoseMerger(m, chunks).filter((d) => d.code === 'utf8-split-across-reads')).toEqual([])
   })
 })
