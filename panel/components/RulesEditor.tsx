@@ -9,7 +9,8 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Rules } from '../../src/library.js'
 import { usePanel } from '../context.js'
 import { applyEvent } from '../store.js'
-import { defaultPattern, previewRules, suggestFor, type Preview } from '../store/rules.js'
+import { formatBytes } from '../format.js'
+import { defaultPattern, PREVIEW_BYTES, previewRules, suggestFor, type Preview } from '../store/rules.js'
 
 /** The button, beside the provider: shown for a stream read as generic or with rules. */
 export function RulesButton() {
@@ -45,7 +46,8 @@ export function RulesButton() {
 
 function RulesEditor({ id, anchor, onClose }: { id: string; anchor: HTMLElement | null; onClose: (restore: boolean) => void }) {
   const { store, ui } = usePanel()
-  const source = store.recordings.get(id)
+  // read once when the editor opens (the body is read back from the merger): each keystroke previews it again
+  const source = useMemo(() => store.recordings.get(id), [id])
   const suggestion = useMemo(() => (source ? suggestFor(source) : null), [id])
   const current = source?.forced?.rules ?? suggestion?.rules ?? null
   const [text, setText] = useState(() => format(current ?? { version: 1, mode: 'append', text: '' }))
@@ -170,6 +172,7 @@ function PreviewReply({ preview }: { preview: Extract<Preview, { ok: true }> }) 
       {choice && choice.toolCalls.length > 0 && (
         <div data-testid="rules-preview-tools">{choice.toolCalls.map((t) => `${t.name ?? '?'}(${clip(t.arguments, 80)})`).join(', ')}</div>
       )}
+      {preview.partial && <div class="ds-muted">(the preview reads the first {formatBytes(PREVIEW_BYTES)}; Apply reads it all)</div>}
       {preview.warnings.map((w, i) => <div key={i} class="ds-rules-warning">{w}</div>)}
     </>
   )

@@ -30,6 +30,9 @@ export interface StreamRules {
 
 const STORED_VERSION = 1
 
+/** What the editor reads a request from (a Recording, or the store's export source). */
+export type RulesSource = Pick<Recording, 'request' | 'chunks' | 'forced'>
+
 export function createStreamRules(store?: PanelShell['rulesStore']): StreamRules {
   const saved = signal<readonly SavedRules[]>([])
   const status = signal('')
@@ -122,7 +125,7 @@ export function defaultPattern(url: string): string {
 const SUGGEST_FRAMES = 2000
 
 /** Rules suggested from a recording's frames (read as they were, without rules). */
-export function suggestFor(recording: Recording): RulesSuggestion {
+export function suggestFor(recording: RulesSource): RulesSuggestion {
   const m = createMerger(optionsOf(recording))
   for (const c of recording.chunks) m.push(c.data)
   m.end()
@@ -130,21 +133,32 @@ export function suggestFor(recording: Recording): RulesSuggestion {
   return suggestRules(frames)
 }
 
-export type Preview = { ok: true; reply: Reply; warnings: string[] } | { ok: false; errors: string[] }
+/** The preview reads at most this much of a body: it runs again on each keystroke. */
+export const PREVIEW_BYTES = 2 * 1024 * 1024
 
-/** What the rules (as typed: JSON text) read from the recording. */
-export function previewRules(recording: Recording, text: string): Preview {
+export type Preview = { ok: true; reply: Reply; warnings: string[]; partial: boolean } | { ok: false; errors: string[] }
+
+/** What the rules (as typed: JSON text) read from the recording's first PREVIEW_BYTES. */
+export function previewRules(recording: RulesSource, text: string, limit = PREVIEW_BYTES): Preview {
   const check = checkRules(text)
   if (!check.ok) return { ok: false, errors: check.errors }
   const m = createMerger({ ...optionsOf(recording), rules: check.rules, retainBody: false })
-  for (const c of recording.chunks) m.push(c.data)
+  let left = limit
+  let partial = false
+  for (const c of recording.chunks) {
+    if (left <= 0) { partial = true; break }
+    const piece = c.data.length > left ? c.data.slice(0, left) : c.data
+    partial ||= piece.length < c.data.length
+    m.push(piece)
+    left -= piece.length
+  }
   const reply = m.end()
   const warnings = m.diagnostics().filter((d) => d.level !== 'info').slice(0, 5).map((d) => `${d.frame === null ? '' : `frame ${d.frame}: `}${d.message}`)
-  return { ok: true, reply, warnings }
+  return { ok: true, reply, warnings, partial }
 }
 
 /** How the recording is read, its provider and rules aside. */
-function optionsOf(recording: Recording): LibraryMergeOptions {
+function optionsOf(recording: RulesSource): LibraryMergeOptions {
   const o: LibraryMergeOptions = { url: recording.request.url }
   if (recording.request.contentType) o.contentType = recording.request.contentType
   if (recording.forced?.transport) o.transport = recording.forced.transport

@@ -126,7 +126,11 @@ describe('the store with rules', () => {
     // `why` is not named like a finish reason: left for the user to add
     expect(suggestion.rules).toEqual({ version: 1, mode: 'append', text: 't', done: { path: 'kind', equals: 'end' } })
     const preview = previewRules(source, JSON.stringify(suggestion.rules))
-    expect(preview).toEqual({ ok: true, reply: merge(BODY, { rules: suggestion.rules!, url: URL_, contentType: 'text/event-stream' }), warnings: [] })
+    expect(preview).toEqual({ ok: true, reply: merge(BODY, { rules: suggestion.rules!, url: URL_, contentType: 'text/event-stream' }), warnings: [], partial: false })
+    // a body past the limit is previewed from its start, and says so
+    const cut = previewRules(source, JSON.stringify(suggestion.rules), 40)
+    expect(cut).toMatchObject({ ok: true, partial: true })
+    expect(cut.ok && cut.reply.choices[0]!.content).toBe('Hel')
     expect(previewRules(source, '{"version":1,"mode":"append"}')).toEqual({ ok: false, errors: ['rules read nothing: give at least one of "text", "reasoning" or "toolCalls"'] })
   })
 })
