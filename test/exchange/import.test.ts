@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
 import type { CaptureEvent, CapturedRequest } from '../../src/exchange/types.js'
 import { createMerger, merge } from '../../src/index.js'
 import type { Reply } from '../../src/index.js'
@@ -266,5 +267,15 @@ describe('importBytes', () => {
   it('reads UTF-8 files like importText', () => {
     const bytes = utf8Encode(fixtureToJson(toFixture(sampleInput('gemini.sse'))))
     expect(importBytes(bytes, 'f.json')).toEqual(importText(new TextDecoder().decode(bytes), 'f.json'))
+  })
+})
+
+describe('importBytes: a Bedrock body (.bin)', () => {
+  it('keeps an AWS event stream as its bytes, with its Content-Type, and it merges as Bedrock', () => {
+    const body = new Uint8Array(readFileSync(new URL('../fixtures/bedrock/text-end-turn.bin', import.meta.url)))
+    const result = ok(importBytes(body, 'converse.bin', { now: NOW }))
+    const item = result.items[0]!
+    expect([result.warnings, item.request.contentType, item.chunks[0]!.data]).toEqual([[], 'application/vnd.amazon.eventstream', body])
+    expect(merge(body, { contentType: item.request.contentType! }).provider).toBe('bedrock')
   })
 })
