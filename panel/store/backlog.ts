@@ -2,15 +2,35 @@
 // path, a dropped file) is not merged where it arrives: it is queued, with everything that
 // follows it (order matters), and each batch merges pieces of it (src/exchange/slices.ts) for
 // its budget, so the first rows and the reply paint at once and repaint between slices.
+// Pieces are sized by what they cost, not by their length: the time a piece took gives the
+// body's cost per byte, and the next piece is as long as SLICE_TARGET_MS of it (1 MB of
+// 100,000 broken frames costs seconds, 1 MB of a healthy stream a few milliseconds).
 
 import { piece, pieceEnd, sizeOf, SLICE_SIZE } from '../../src/exchange/slices.js'
 import type { RequestModel } from './model.js'
 
 /** A chunk longer than this (characters or bytes) is merged in slices across batches. */
-export const LARGE_CHUNK = 1024 * 1024
+export const LARGE_CHUNK = 64 * 1024
+/** A piece is sized to cost about this much (ms), by the cost per byte of the piece before. */
+const SLICE_TARGET_MS = 16
+/** The first piece of a body (its cost unknown), and the shortest and longest pieces. */
+const FIRST_PIECE = 64 * 1024
+const MIN_PIECE = 2048
 
 /** A queued chunk (`at`: how much of it is merged), or the end of the body. */
 export type BacklogOp = { data: Uint8Array | string; t: number | null; at: number } | 'end'
+
+/** A request's backlog: what is queued, how much of it is merged, and the length of the next piece. */
+export interface Backlog {
+  ops: BacklogOp[]
+  total: number
+  done: number
+  piece: number
+}
+
+export function emptyBacklog(): Backlog {
+  return { ops: [], total: 0, done: 0, piece: FIRST_PIECE }
+}
 
 export class Backlogs {
   /** Requests with a backlog, in the order they got one. */
@@ -77,8 +97,12 @@ export class Backlogs {
           else m.end() // merged again after a force
           continue
         }
-        const end = pieceEnd(op.data, op.at, SLICE_SIZE)
+        const end = pieceEnd(op.data, op.at, backlog.piece)
+        const started = this.now()
         m.push(piece(op.data, op.at, end), op.t)
+        const spent = this.now() - started
+        // the next piece: SLICE_TARGET_MS at this piece's cost per unit (a clock that did not move keeps the size)
+        if (spent > 0) backlog.piece = Math.max(MIN_PIECE, Math.min(SLICE_SIZE, Math.floor(((end - op.at) * SLICE_TARGET_MS) / spent)))
         backlog.done += end - op.at
         op.at = end
         if (end === sizeOf(op.data)) backlog.ops.shift()
@@ -86,6 +110,7 @@ export class Backlogs {
       this.busy.delete(m)
       backlog.total = 0
       backlog.done = 0
+      backlog.piece = FIRST_PIECE
     }
   }
 }

@@ -11,7 +11,7 @@ import { checkRules, createMerger, type LibraryMergeOptions as MergeOptions, typ
 import type { ForcedOptions } from '../../src/exchange/types.js'
 import { urlHost, urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
-import type { BacklogOp } from './backlog.js'
+import { emptyBacklog, type Backlog } from './backlog.js'
 import type { Clock } from './budget.js'
 import { DebugCache } from './debug.js'
 import { FrameList } from './frame-list.js'
@@ -64,7 +64,7 @@ export class RequestModel {
   /** Bumped on every change of this request; caches keyed by it are rebuilt when read. */
   rev = 0
   /** Received, not merged yet: a large chunk (and what followed it), merged in slices. */
-  readonly backlog: { ops: BacklogOp[]; total: number; done: number } = { ops: [], total: 0, done: 0 }
+  readonly backlog: Backlog = emptyBacklog()
   readonly replies: ReplyCache
   readonly provenance: ProvenanceSchedule
   readonly frameList: FrameList
@@ -143,9 +143,7 @@ export class RequestModel {
     this.frameList.reset()
     this.search.reset()
     this.debug.reset()
-    this.backlog.ops = []
-    this.backlog.total = 0
-    this.backlog.done = 0
+    Object.assign(this.backlog, emptyBacklog())
   }
 
   /** Cancels deferred work (the model is dropped, or restarted). */

@@ -24,7 +24,9 @@ function manualStore(options: StoreOptions = {}) {
   const pending: Array<() => void> = []
   const store = createPanelStore(null, { schedule: (f) => pending.push(f), ...options })
   const tick = () => { while (pending.length) pending.shift()!() }
-  return { store, tick }
+  /** Runs the one batch pending (a batch that leaves merging to do schedules the next). */
+  const step = () => pending.shift()?.()
+  return { store, tick, step }
 }
 
 function request(id: string): CaptureEvent {
@@ -178,6 +180,22 @@ describe('a long body at its end', () => {
     tick()
     const after = store.selection.value!
     expect([after.timing !== null, after.diagnostics.some((d) => d.code === 'mixed-line-endings')]).toEqual([true, true])
+  })
+
+  it('merges a large chunk in pieces sized by what the one before cost: 16 ms of it, from 64 KiB, between 2 KiB and 256 KiB', () => {
+    // every read of the clock moves it 64 ms: each piece seems to cost 64 ms
+    let clock = 0
+    const { store, step } = manualStore({ sliceBudgetMs: 0, now: () => (clock += 64) })
+    const body = chat({ content: 'x' }).repeat(20_000)
+    store.apply(request('big'))
+    store.apply({ type: 'chunk', id: 'big', data: body, t: null })
+    store.select('big')
+    const done: number[] = []
+    for (let i = 0; i < 5; i++) {
+      step()
+      done.push(store.selection.value!.loading!.done)
+    }
+    expect(done.map((d, i) => d - (done[i - 1] ?? 0))).toEqual([65536, 16384, 4096, 2048, 2048])
   })
 })
 

@@ -160,7 +160,9 @@ describe('standalone page inputs', () => {
     })
 
     it('ends a file that fails while it is read as cancelled, saying why, with what arrived merged', async () => {
-      const result = await readFile(fileOf('gone.sse', big, { whole: false, failAt: 65536 * 2 }))
+      // no terminal event in what arrives: a stream cut short, not one the page closed after [DONE]
+      const open = 'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n'
+      const result = await readFile(fileOf('gone.sse', open.repeat(Math.ceil((STREAMED_FILE + 1) / open.length)), { whole: false, failAt: 65536 * 2 }))
       const store = createPanelStore(null, { schedule: () => {} })
       await feedStreams((e) => store.apply(e), result.streams).finished
       const row = store.requests.value[0]!

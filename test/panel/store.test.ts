@@ -447,7 +447,8 @@ describe('panel store', () => {
   })
 
   it('merges a large body in slices, one batch at a time, keeping the order of what followed it', () => {
-    const { store, pending } = manualStore({ sliceBudgetMs: 0 })
+    // a clock that does not move: every piece seems free, so each stays the first piece's 64 KiB
+    const { store, pending } = manualStore({ sliceBudgetMs: 0, now: () => 0 })
     const parts: string[] = []
     for (let i = 0, size = 0; size < 1.3 * 1024 * 1024; i++) size += parts[parts.push(chat({ content: `w${i} ` })) - 1]!.length
     parts.push(chat({}, 'stop'), 'data: [DONE]\n\n')
@@ -468,8 +469,8 @@ describe('panel store', () => {
       counts.push(v.frameCount)
       if (pending.length) expect([v.row.state, v.loading !== null]).toEqual(['live', true])
     }
-    // 256 KiB per batch: six batches, the last one also applies the end
-    expect(flushes).toBe(Math.ceil(body.length / (256 * 1024)))
+    // 64 KiB per batch: 21 batches, the last one also applies the end
+    expect(flushes).toBe(Math.ceil(body.length / (64 * 1024)))
     expect(counts.every((c, i) => i === 0 || c > counts[i - 1]!)).toBe(true)
     const v = store.selection.value!
     expect([v.row.state, v.row.duration, v.loading, v.frameCount]).toEqual(['finished', 9, null, parts.length])
