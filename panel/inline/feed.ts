@@ -83,7 +83,7 @@ export function feedStreams(
           if (cancelled) return
           if (piece.done) break
           // a browser's file stream gives pieces of up to a megabyte or more: fed as views of
-          // SLICE_SIZE, each is merged where it arrives, between repaints (no backlog)
+          // SLICE_SIZE (no copy), which the store merges in pieces sized by their cost
           for (const bytes of slices(piece.value)) {
             emit({ type: 'chunk', id: s.request.id, data: bytes, t: null })
             done += sizeOf(bytes)
