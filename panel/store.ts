@@ -242,6 +242,14 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'red
       recorder.forgetAll()
     },
   }
+  // requests that arrived before the saved stream rules were read: read with them now
+  void store.rules.ready.then(() => {
+    if (batches.disposed) return
+    for (const row of store.requests.peek()) {
+      const rules = row.forced.provider || row.forced.rules ? null : store.rules.ruleFor(row.url)
+      if (rules) applyEvent(store, { type: 'force', id: row.id, forced: { ...row.forced, rules } })
+    }
+  })
   return store
 }
 

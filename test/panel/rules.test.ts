@@ -101,6 +101,19 @@ describe('the store with rules', () => {
     expect(store.selection.value!.reply.choices[0]).toMatchObject({ content: 'Hello!', finishReason: 'stop' })
   })
 
+  it('requests that arrived before the saved rules were read are read with them once they are', async () => {
+    let release!: (v: string | null) => void
+    const late = { load: () => new Promise<string | null>((ok) => { release = ok }), save: async () => {} }
+    const { store, tick } = manual({ kind: 'devtools', rulesStore: late })
+    for (const e of events('r1')) store.apply(e)
+    tick()
+    expect(store.requests.value.map((r) => r.provider)).toEqual(['generic'])
+    release(toStored([{ pattern: 'https://chat.example.com/*', rules }]))
+    await store.rules.ready
+    tick()
+    expect(store.requests.value.map((r) => [r.provider, r.forced])).toEqual([['rules', { rules }]])
+  })
+
   it('forcing rules reads the request again; forcing {} gives it back to the core; the export carries the rules', () => {
     const { store, tick } = manual()
     for (const e of events('r1')) store.apply(e)
