@@ -331,6 +331,14 @@ describe('diagnose: times', () => {
 describe('diagnose: the repository fixtures', () => {
   /** What each fixture that is not clean shows; every other one shows nothing. */
   const EXPECTED: Record<string, Array<[string, string, number | null]>> = {
+    'ai-sdk-v4/broken-lines.txt': [['no-terminal-event', 'warning', null]],
+    // the annotations (8), kept out of the reply
+    'ai-sdk-v4/continued-steps-annotations.txt': [['note', 'info', 0]],
+    'ai-sdk-v4/error-after-text.txt': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 3]],
+    // the redacted reasoning (i), kept out of the reply
+    'ai-sdk-v4/reasoning-signature-redacted.txt': [['note', 'info', 4]],
+    // the 9 part's args differ from the streamed {"testArg":"test-value"}}
+    'ai-sdk-v4/tool-call-streaming-args-differ.txt': [['final-mismatch', 'warning', 3]],
     'ai-sdk/abort-after-partial-text.sse': [['note', 'warning', 7]],
     'ai-sdk/error-before-any-content.sse': [['empty-reply', 'warning', null], ['provider-error', 'error', 1]],
     'ai-sdk/error-part-mid-stream.sse': [['provider-error', 'error', 5]],
@@ -342,6 +350,11 @@ describe('diagnose: the repository fixtures', () => {
     'anthropic/overloaded-error-mid-stream.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 4]],
     'anthropic/pings-server-tool-web-search.sse': [['note', 'info', 11]],
     'anthropic/truncated-tool-input-max-tokens.sse': [['truncated-by-limit', 'warning', 5]],
+    'bedrock/exception-mid-stream.bin': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 5]],
+    'bedrock/prelude-crc-mismatch.bin': [['no-terminal-event', 'warning', null]],
+    // the redactedContent, kept out of the reply
+    'bedrock/reasoning-text-redacted.bin': [['note', 'info', 7]],
+    'bedrock/truncated-in-message.bin': [['no-terminal-event', 'warning', null]],
     // the assistant's model_editable_context message, kept out of the reply
     'chatgpt-web/sticky-patch-frames-gpt-5-3.sse': [['note', 'info', 3]],
     'cohere/error-after-broken-frame.sse': [['provider-error', 'error', 5]],
