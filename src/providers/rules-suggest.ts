@@ -120,6 +120,8 @@ function candidate(path: string, s: FieldStats): RulesCandidate | null {
   if (s.values.length < 2) return null
   const distinct = new Set(s.values).size
   if (distinct < 2) return null
+  // identifiers and enumerations: named so, few distinct values, or words that repeat (event types, states)
+  if (ENUM_NAME.test(lastName(path)) || FINISH_NAME.test(lastName(path))) return null
   let grows = 0
   for (let i = 1; i < s.values.length; i++) {
     const a = s.values[i - 1]!
@@ -127,16 +129,14 @@ function candidate(path: string, s: FieldStats): RulesCandidate | null {
     if (b.length > a.length && b.startsWith(a)) grows++
     else if (b !== a) { grows = -1; break }
   }
-  if (grows > 0) {
+  // snapshots: each value extends the one before, growing in at least half the steps
+  if (grows > 0 && grows * 2 >= s.values.length - 1) {
     return { path, mode: 'snapshot', frames: s.values.length, preview: clip(s.values[s.values.length - 1]!) }
   }
-  // identifiers and enumerations: few distinct values, or words that repeat (event types, states)
-  const joined = s.values.join('')
   if (distinct <= 3 && s.values.length > 6) return null
   if (distinct < s.values.length && s.values.every((v) => /^[\w.:/-]+$/.test(v))) return null
-  if (ENUM_NAME.test(lastName(path))) return null
+  const joined = s.values.join('')
   if (!/\s/.test(joined) && s.values.every((v) => /^[\w-]+$/.test(v) && v.length >= 8)) return null
-  if (FINISH_NAME.test(lastName(path))) return null
   return { path, mode: 'append', frames: s.values.length, preview: clip(joined) }
 }
 

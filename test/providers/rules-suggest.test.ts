@@ -53,6 +53,17 @@ describe('suggested rules', () => {
     expect(reply.done).toBe(true)
   })
 
+  it('Dify\'s example stream: answer, metadata.usage and the message_end event, the fixture\'s rules exactly (event is not text)', () => {
+    const wire = readFileSync(new URL('../fixtures/rules/dify-chat-messages.sse', import.meta.url))
+    const expected = JSON.parse(readFileSync(new URL('../fixtures/rules/dify-chat-messages.expected.json', import.meta.url), 'utf8')) as { options: { rules: Record<string, unknown> } }
+    const m = createMerger()
+    m.push(wire)
+    m.end()
+    const s = suggestRules(m.frames().map((fr) => f(fr.json, fr.event)))
+    const { name: _name, ...rules } = expected.options.rules
+    expect(s.rules).toEqual(rules)
+  })
+
   it('a deep or huge frame is looked at within bounds, without throwing', () => {
     let deep: unknown = 'x'
     for (let i = 0; i < 10_000; i++) deep = { a: deep }
