@@ -6,6 +6,7 @@
 
 import { MAX_JSON_DEPTH, nestingBeyond, tooDeepMessage, valueTooDeep } from './json-depth.js'
 import { parseJson } from './json-error.js'
+import { clip, clipMessage, describeDifference } from './quote.js'
 import { ProvenanceLog } from './provenance-log.js'
 import { SYMPTOMS } from './symptoms.js'
 import { TextBuffer } from './text-buffer.js'
@@ -402,24 +403,4 @@ function parseArguments(text: string): { ok: true; value: unknown } | { ok: fals
   if (deep >= 0) return { ok: false, error: tooDeepMessage(deep) }
   const parsed = parseJson(text)
   return parsed.ok ? parsed : { ok: false, error: parsed.error.message }
-}
-
-/** Where `have` (a text starting at character `at` of its field) and `want` first differ, with an excerpt of each. */
-function describeDifference(have: string, want: string, at: number): string {
-  let i = 0
-  while (i < have.length && i < want.length && have.charCodeAt(i) === want.charCodeAt(i)) i++
-  return `first difference at character ${at + i}: deltas ${clip(have.slice(i))}, final ${clip(want.slice(i))}`
-}
-
-/** A wire string quoted, at most `max` characters of it (a fresh string: what it quotes is not retained). */
-function clip(s: string, max = 40): string {
-  return JSON.stringify(s.length > max ? s.slice(0, max) + '…' : s)
-}
-
-/**
- * A message of at most `max` characters (adapters' notes quote wire text), copied: a slice
- * alone would keep the whole text it was cut from alive.
- */
-function clipMessage(s: string, max = 500): string {
-  return s.length > max ? (' ' + s.slice(0, max)).slice(1) + '…' : s
 }
