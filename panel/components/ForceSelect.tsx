@@ -23,7 +23,9 @@ export function ForceSelect() {
           value={row.forced.provider ?? ''}
           onChange={(e) => {
             const v = e.currentTarget.value
-            applyEvent(store, { type: 'force', id: row.id, forced: { ...row.forced, provider: v === '' ? undefined : (v as ProviderId) } })
+            // a provider chosen here replaces user rules (they would win over it)
+            const { rules: _rules, ...rest } = row.forced
+            applyEvent(store, { type: 'force', id: row.id, forced: { ...(v === '' ? row.forced : rest), provider: v === '' ? undefined : (v as ProviderId) } })
           }}
         >
           <option value="">auto ({row.frames > 0 ? detectedProvider : '…'})</option>
