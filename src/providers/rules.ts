@@ -57,6 +57,7 @@ class RulesMapper implements FrameMapper {
         if (pointer !== null) this.watched.set(pointer, channel)
       }
     }
+    this.watchedPointers = new Set(this.watched.keys())
     const watchedPath = (p: ParsedPath | null) => p !== null && this.watched.has(pointerOf(p) ?? '\u0000')
     this.readPaths = [r.choices?.each ?? null, r.text, r.reasoning, r.toolCalls?.each ?? null, r.finishReason, r.usage].filter((p) => !watchedPath(p))
   }
@@ -65,6 +66,7 @@ class RulesMapper implements FrameMapper {
   private readonly readPaths: ReadonlyArray<ParsedPath | null>
   /** Patch mode: the fixed places of the text and reasoning (JSON Pointer → channel), read as operations change them. */
   private readonly watched = new Map<string, 'content' | 'reasoning'>()
+  private readonly watchedPointers: ReadonlySet<string>
 
   map(frame: ParsedFrame): Delta[] {
     const r = this.r
@@ -78,7 +80,7 @@ class RulesMapper implements FrameMapper {
     }
     let root = frame.json
     if (this.document !== null) {
-      const applied = this.document.apply(readPath(frame.json, r.operations).map((m) => m.value), new Set(this.watched.keys()))
+      const applied = this.document.apply(readPath(frame.json, r.operations).map((m) => m.value), this.watchedPointers)
       out.push(...applied.notes)
       this.readWatched(applied, out)
       root = this.document.view(this.readPaths)
