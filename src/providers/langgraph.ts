@@ -147,7 +147,9 @@ class LangGraphMapper implements FrameMapper {
     const texts = messageTexts(m)
     this.channels.append(out, CHOICE, 'reasoning', texts.reasoning, id)
     this.channels.append(out, CHOICE, 'content', texts.content, id)
-    if (m['type'] === 'AIMessageChunk') {
+    // a chunk: the Python server types it AIMessageChunk, the JS server `ai` (toDict's type), and
+    // both keep its tool_call_chunks; a whole message has none
+    if (m['type'] === 'AIMessageChunk' || Array.isArray(m['tool_call_chunks'])) {
       for (const c of chunkCalls(m)) {
         out.push({ type: 'tool-call', choice: CHOICE, key: this.key(id, `#${c.position}`), id: c.id, name: c.name, arguments: c.text })
       }

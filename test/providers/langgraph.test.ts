@@ -67,6 +67,16 @@ describe('messages tuples (append)', () => {
     ])
   })
 
+  it('the JS server\'s chunks (type ai, with tool_call_chunks) append like AIMessageChunks: continuations without tool_calls keep their arguments', () => {
+    const js = (fields: Record<string, unknown>): Frame => ['messages', [{ content: '', type: 'ai', id: 'run-js', tool_calls: [], ...fields }, META]]
+    const { reply } = read([
+      js({ content: [{ type: 'tool_use', id: 'toolu_1', name: 'calc', input: '', index: 1 }], tool_calls: [{ name: 'calc', args: {}, id: 'toolu_1' }], tool_call_chunks: [{ name: 'calc', args: '', id: 'toolu_1', index: 1 }] }),
+      js({ content: [{ type: 'input_json_delta', input: '{"x":', index: 1 }], tool_call_chunks: [{ args: '{"x":', index: 1 }] }),
+      js({ content: [{ type: 'input_json_delta', input: '2}', index: 1 }], tool_call_chunks: [{ args: '2}', index: 1 }] }),
+    ])
+    expect(choice(reply).toolCalls.map((t) => [t.id, t.name, t.arguments])).toEqual([['toolu_1', 'calc', '{"x":2}']])
+  })
+
   it('content blocks: text is content, thinking and reasoning blocks and reasoning_content are reasoning; tool_use blocks are not read twice', () => {
     const { reply } = read([
       chunk('run-1', { content: [{ type: 'thinking', thinking: 'Let me ', index: 0 }] }),
