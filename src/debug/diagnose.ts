@@ -74,7 +74,7 @@ export function diagnoseMerger(merger: Merger, chunks?: readonly CapturedChunk[]
   if (chunks && chunks.length > 0) {
     const reads = readBoundaries(chunks)
     bom(chunks, found)
-    if (sse || reply.transport === 'ndjson') mixedLineEndings(merger, chunks, found)
+    if (sse || reply.transport === 'ndjson' || reply.transport === 'data-stream') mixedLineEndings(merger, chunks, found)
     splitFrames(merger, reads, found)
     // an AWS event stream is binary: its bytes are not characters, and none is split
     if (reply.transport !== 'eventstream') splitCharacters(merger, chunks, reads, found)

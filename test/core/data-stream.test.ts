@@ -2,7 +2,7 @@
 // `CODE:JSON` lines, the code as the frame's event, the JSON after the first colon as its data.
 
 import { describe, expect, it } from 'vitest'
-import { createMerger, type MergeOptions } from '../../src/index.js'
+import { createMerger, diagnoseMerger, type MergeOptions } from '../../src/index.js'
 
 function read(body: string, options: MergeOptions = {}) {
   const m = createMerger(options)
@@ -52,5 +52,15 @@ describe('the AI SDK v4 data stream', () => {
 
   it('text/plain does not decide: the first line does, so a plain-text body is not read as a data stream', () => {
     expect([read('0:"a"\n', { contentType: 'text/plain' }).reply.transport, read('Hello there\n', { contentType: 'text/plain' }).reply.transport]).toEqual(['data-stream', 'unknown'])
+  })
+})
+
+describe('the debugger on a data stream', () => {
+  it('reports mixed line endings, as for NDJSON', () => {
+    const body = new TextEncoder().encode('0:"a"\r\n0:"b"\nd:{"finishReason":"stop"}\n')
+    const m = createMerger({})
+    m.push(body, 0)
+    m.end()
+    expect(diagnoseMerger(m, [{ data: body, t: 0 }]).map((d) => [d.code, d.message])).toEqual([['mixed-line-endings', 'line endings of 2 kinds: 1 CRLF, 2 LF; the first LF at byte 12']])
   })
 })
