@@ -26,3 +26,34 @@ describe('detection across every provider\'s fixtures', () => {
     })
   }
 })
+
+// The two framings of issue 14 (parts 2 and 9): every adapter is asked, not only the first
+// that answers, so a frame claimed by two adapters shows here whatever the registry order.
+describe('the AI SDK v4 data stream and Bedrock ConverseStream are claimed by their own adapter alone', () => {
+  const claimants = (event: string | null, json: unknown) =>
+    defaultRegistry.ids.filter((id) => defaultRegistry.adapter(id).recognizes({ seq: 0, event, json }))
+  const v4 = createMerger({})
+  v4.push(new TextEncoder().encode('f:{"messageId":"m"}\n0:"Hi"\ng:"why"\nb:{"toolCallId":"c","toolName":"f"}\nc:{"toolCallId":"c","argsTextDelta":"{}"}\n9:{"toolCallId":"c","toolName":"f","args":{}}\na:{"toolCallId":"c","result":1}\ne:{"finishReason":"stop","usage":{},"isContinued":false}\nd:{"finishReason":"stop"}\n3:"oops"\n'))
+  v4.end()
+
+  it('every data-stream part: ai-sdk-v4 only', () => {
+    expect(v4.frames().map((f) => [f.event, claimants(f.event, f.json)])).toEqual(v4.frames().map((f) => [f.event, ['ai-sdk-v4']]))
+  })
+
+  it('every ConverseStream event and exception: bedrock only', () => {
+    const events: Array<[string, unknown]> = [
+      ['messageStart', { role: 'assistant', p: 'a' }], ['contentBlockStart', { contentBlockIndex: 1, start: { toolUse: { toolUseId: 't', name: 'f' } } }],
+      ['contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'a' } }], ['contentBlockStop', { contentBlockIndex: 0 }],
+      ['messageStop', { stopReason: 'end_turn' }], ['metadata', { usage: { inputTokens: 1 }, metrics: { latencyMs: 1 } }],
+      ['exception:throttlingException', { message: 'slow down' }],
+    ]
+    expect(events.map(([e, j]) => [e, claimants(e, j)])).toEqual(events.map(([e]) => [e, ['bedrock']]))
+  })
+
+  it('a v5 UI message part and an Anthropic event are not claimed by either', () => {
+    expect([
+      claimants(null, { type: 'text-delta', id: '0', delta: 'a' }),
+      claimants('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'a' } }),
+    ]).toEqual([['ai-sdk'], ['anthropic']])
+  })
+})
