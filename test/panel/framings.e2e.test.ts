@@ -1,0 +1,59 @@
+// The standalone page, built, served from 127.0.0.1 and driven in Debian Chromium, given the
+// two framings of issue 14: a Bedrock ConverseStream body saved as .bin (binary, recorded) and
+// an AI SDK v4 data stream (.txt): each is listed, read by its adapter, and a frame of the
+// binary one shows its headers and JSON, not bytes.
+
+import { readFileSync } from 'node:fs'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openPage, type OpenedPage } from '../support/browser.js'
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url))
+
+let opened: OpenedPage
+let page: Page
+let problems: string[] = []
+const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`)
+
+beforeAll(async () => {
+  opened = await openPage()
+  ;({ page, problems } = opened)
+}, 120_000)
+
+afterAll(async () => {
+  await opened?.close()
+})
+
+async function load(name: string, buffer: Buffer, mimeType: string): Promise<void> {
+  const before = await page.locator('[data-testid="request-row"]').count()
+  await byTestId('file-input').setInputFiles({ name, mimeType, buffer })
+  await expect.poll(() => page.locator('[data-testid="request-row"]').count()).toBe(before + 1)
+  const row = page.locator(`[data-testid="request-row"][title="${name}"]`)
+  await row.click()
+  await expect.poll(() => row.getAttribute('aria-selected')).toBe('true')
+}
+
+describe('the page reads the newer framings', () => {
+  it('a recorded Bedrock body (.bin) is read as bedrock: the text, the tool call, the finish, 27 frames', async () => {
+    await load('converse-stream.bin', fixture('bedrock/text-then-tool-use.bin'), 'application/octet-stream')
+    await expect.poll(() => byTestId('reply-content').allTextContents()).toEqual([
+      "I can certainly help you with the weather in San Francisco, but I'm afraid I don't have a specific tool to check the current time there. Let me get the weather information for you.",
+    ])
+    expect([await byTestId('frame-count').textContent(), await byTestId('finish-reason').textContent()]).toEqual(['27', 'tool_use'])
+    expect(await page.locator('[data-testid="force-provider"] option:checked').textContent()).toBe('auto (bedrock)')
+  })
+
+  it("a binary frame shows its headers and its JSON payload", async () => {
+    await page.locator('[data-testid="frame-row"][data-seq="1"]').click()
+    await expect.poll(() => byTestId('frame-raw').textContent()).toBe(
+      ':event-type: contentBlockDelta\n:content-type: application/json\n:message-type: event\n\n{"contentBlockIndex":0,"delta":{"text":"I can"},"p":"abcdefghijk"}',
+    )
+  })
+
+  it('an AI SDK v4 data stream (.txt) is read as ai-sdk-v4, its reasoning and text apart', async () => {
+    await load('chat.txt', fixture('ai-sdk-v4/reasoning-signature-redacted.txt'), 'text/plain')
+    await expect.poll(() => byTestId('reply-content').allTextContents()).toEqual(['Hi there!'])
+    expect(await page.locator('[data-testid="force-provider"] option:checked').textContent()).toBe('auto (ai-sdk-v4)')
+    expect(problems).toEqual([])
+  })
+})
