@@ -163,8 +163,10 @@ describe('standalone page inputs', () => {
       // no terminal event in what arrives: a stream cut short, not one the page closed after [DONE]
       const open = 'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n'
       const result = await readFile(fileOf('gone.sse', open.repeat(Math.ceil((STREAMED_FILE + 1) / open.length)), { whole: false, failAt: 65536 * 2 }))
-      const store = createPanelStore(null, { schedule: () => {} })
+      const pending: Array<() => void> = []
+      const store = createPanelStore(null, { schedule: (f) => pending.push(f) })
       await feedStreams((e) => store.apply(e), result.streams).finished
+      while (pending.length) pending.shift()!()
       const row = store.requests.value[0]!
       expect([row.state, row.cancelReason, row.bytes]).toEqual(['cancelled', 'the file could not be read to its end (Error: NotReadableError)', 65536 * 2])
     })
