@@ -36,7 +36,6 @@ export function RequestRowView({ row, firstStart, selected, onSelect, onMenu }: 
       data-state={row.state}
       data-source={row.source}
       data-url={row.url}
-      data-url={row.url}
       data-incomplete={row.incomplete ? 'true' : undefined}
       title={row.listedBecause !== undefined ? `${row.url}\n${row.listedBecause}` : row.url}
       onClick={onSelect}
