@@ -109,7 +109,8 @@ function shown(nodes: ProbeNode[]): Shown {
     rows: idx('request-row').map((i) => {
       const n = nodes[i]!
       return {
-        title: n.title,
+        // data-url is the URL alone; the title may add why the row was listed
+        title: n.data['url'] ?? '',
         id: n.data['id'] ?? '',
         state: n.data['state'] ?? '',
         frames: Number(text(one(i, 'request-frames'))),
