@@ -189,7 +189,7 @@ describe.skipIf(skip)('Deltascope extension in Firefox', () => {
   const rowOf = (s: Shown, url: string): Row | undefined => s.rows.find((r) => r.title === url)
   const select = async (url: string): Promise<Shown> => {
     await waitShown((s) => rowOf(s, url) !== undefined, `a row for ${url}`)
-    expect(await probe.click('[data-testid=request-row]', url)).toBe(true)
+    expect(await probe.click(`[data-testid=request-row][data-url=${JSON.stringify(url)}]`)).toBe(true)
     return waitShown((s) => s.selected === url && rowOf(s, url)?.state === 'finished', `${url} selected and finished`)
   }
   /** Selects the request and checks everything the panel shows of it against the core's Reply. */
