@@ -22,6 +22,16 @@ export type DocumentKind = 'fixture' | 'har'
 export async function openSource(file: string, entry: number | null): Promise<Source> {
   const input = await openInput(file)
   const iterator = input[Symbol.asyncIterator]()
+  try {
+    return await readSource(file, entry, iterator)
+  } catch (e) {
+    // the file is not read to its end: close it now (a handle left to the garbage collector makes Node warn on stderr)
+    if (file !== '-') await iterator.return?.().catch(() => undefined)
+    throw e
+  }
+}
+
+async function readSource(file: string, entry: number | null, iterator: AsyncIterator<Uint8Array>): Promise<Source> {
   const head: Uint8Array[] = []
   let size = 0
   let done = false
