@@ -51,6 +51,8 @@ export class RequestModel {
   /** What is derived from the body, as the memory budget last counted it (recording.ts enforceBudget). */
   held: { frames: number; problems: number } = { frames: 0, problems: 0 }
   truncated = false
+  /** The memory budget, not the per-request cap, cut the body. */
+  cutByBudget = false
   /** Pinned by the user: the memory budget never releases it. */
   pinned = false
   /** Arrival time of the last chunk with one. */
@@ -189,6 +191,7 @@ export class RequestModel {
       source: request.source,
       done: reply.done,
       truncated: this.truncated,
+      ...(this.cutByBudget ? { cutByBudget: true as const } : {}),
       pinned: this.pinned,
       forced: this.forced,
       incomplete: null,
@@ -239,6 +242,7 @@ function noStore(request: CapturedRequest): boolean {
 
 /** Why a stream that ended is not whole, in words (the request list's mark, on hover); null when it is whole, or still running. */
 export function incompleteReason(row: RequestRow, transport: string, noStoreSent = false): string | null {
+  if (row.cutByBudget) return 'cut: this request alone reached the memory budget; the rest was not kept'
   if (row.truncated) return 'cut: the body went over the size kept per request; the rest was not kept'
   if (row.state === 'live' || row.done) return null
   if (row.state === 'cancelled') {

@@ -189,6 +189,7 @@ export class Recorder implements Recordings {
     const budget = this.budget()
     if (!mayGrow({ bytes: m.bytes, ...m.held }, size, budget)) {
       m.truncated = true
+      m.cutByBudget = true
       this.env.warn(`${urlPath(m.request.url)}: this request alone reached the memory budget (${formatBudget(budget)}, its body and what is derived from it, about ${formatBudget(costOf({ bytes: m.bytes, ...m.held }))}); the rest of its body was not kept`)
       return false
     }

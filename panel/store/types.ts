@@ -39,6 +39,8 @@ export interface RequestRow {
   done: boolean
   /** The body went over the per-request cap or the memory budget: the rest was not kept. */
   truncated: boolean
+  /** It was the memory budget that cut it (absent: the per-request cap, or not cut). */
+  cutByBudget?: true
   /** Pinned by the user: the memory budget never releases it (absent: not pinned). */
   pinned?: boolean
   forced: ForcedOptions

@@ -144,6 +144,7 @@ describe('the store within its memory budget', () => {
     tick()
     const row = store.requests.value[0]!
     expect([row.truncated, row.bytes, row.frames, row.state]).toEqual([true, kept, 2, 'finished'])
+    expect(row.incomplete).toBe('cut: this request alone reached the memory budget; the rest was not kept')
     expect(store.notes.value.map((n) => n.message)).toEqual([
       `/v1/chat/completions?r=big: this request alone reached the memory budget (0 MB, its body and what is derived from it, about 0 MB); the rest of its body was not kept`,
     ])
