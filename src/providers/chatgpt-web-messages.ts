@@ -83,17 +83,46 @@ function lastPart(doc: JsonPatchDocument): string | null {
   return n > 0 && doc.typeAt(`/message/content/parts/${n - 1}`) === 'string' ? `/message/content/parts/${n - 1}` : null
 }
 
-/** The message's whole text as the reply reads it (joins what was appended). */
-export function textOf(doc: JsonPatchDocument, kind: Kind): string {
-  if (kind === 'hidden') return ''
-  const r = doc.read('/message/content')
-  const content = rec(r.ok ? r.value : null)
-  if (content['content_type'] === 'thoughts') {
-    const thoughts = Array.isArray(content['thoughts']) ? content['thoughts'] : []
-    return thoughts.map((t) => str(rec(t)['content']) ?? '').join('\n\n')
+/**
+ * Characters of read budget an entry of `parts` or `thoughts` costs to walk: reading the text
+ * walks every entry, whatever it holds, so a storm that fills `parts` with objects must pay for
+ * its walks as a storm of long texts does (else each frame walks all the entries before it).
+ */
+export const ENTRY_READ_COST = 64
+
+/**
+ * The message's whole text as the reply reads it (joins what was appended), and what reading it
+ * cost against the caller's read budget. Only the strings are read: an entry that is not one is
+ * skipped without being copied.
+ */
+export function textOf(doc: JsonPatchDocument, kind: Kind): { text: string; cost: number } {
+  if (kind === 'hidden') return { text: '', cost: 0 }
+  const stringAt = (p: string): string | null => {
+    if (doc.typeAt(p) !== 'string') return null
+    const r = doc.read(p)
+    return r.ok ? str(r.value) : null
   }
-  if (Array.isArray(content['parts'])) return content['parts'].filter((p): p is string => typeof p === 'string').join('')
-  return str(content['text']) ?? ''
+  const strings = (list: string, leaf: string): { parts: string[]; cost: number } => {
+    const n = doc.typeAt(list) === 'array' ? doc.sizeAt(list) : 0
+    const parts: string[] = []
+    for (let i = 0; i < n; i++) {
+      const t = stringAt(`${list}/${i}${leaf}`)
+      if (t !== null) parts.push(t)
+    }
+    return { parts, cost: n * ENTRY_READ_COST }
+  }
+  if (stringAt('/message/content/content_type') === 'thoughts') {
+    const { parts, cost } = strings('/message/content/thoughts', '/content')
+    const text = parts.join('\n\n')
+    return { text, cost: cost + text.length }
+  }
+  if (doc.typeAt('/message/content/parts') === 'array') {
+    const { parts, cost } = strings('/message/content/parts', '')
+    const text = parts.join('')
+    return { text, cost: cost + text.length }
+  }
+  const text = stringAt('/message/content/text') ?? ''
+  return { text, cost: text.length }
 }
 
 function commonPrefix(a: string, b: string): number {

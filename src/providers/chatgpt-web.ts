@@ -229,8 +229,8 @@ class ChatgptWebMapper {
       if (!this.applied(out, doc, operation)) return
       Object.assign(message, describe(doc))
       const after = textOf(doc, message.kind)
-      this.spent += before.length + after.length
-      this.writer.rewrite(out, message, before, after, was)
+      this.spent += before.cost + after.cost
+      this.writer.rewrite(out, message, before.text, after.text, was)
       this.settle(message, doc)
       return
     }
@@ -255,13 +255,13 @@ class ChatgptWebMapper {
       Object.assign(previous.message, described)
       previous.doc = doc
       const after = textOf(doc, described.kind)
-      this.spent += before.length + after.length
-      this.writer.rewrite(out, previous.message, before, after, was, snapshot)
+      this.spent += before.cost + after.cost
+      this.writer.rewrite(out, previous.message, before.text, after.text, was, snapshot)
       this.settle(previous.message, doc)
     } else {
       const message = this.writer.track(described)
       this.channels.set(key, { doc, message })
-      this.writer.rewrite(out, message, '', textOf(doc, message.kind), 'hidden')
+      this.writer.rewrite(out, message, '', textOf(doc, message.kind).text, 'hidden')
       if (message.noteworthy) this.noteOnce(out, `hidden:${message.label}`, `${message.label} are not the reply`, 'info')
       this.settle(message, doc)
     }

@@ -309,12 +309,24 @@ describe('hostile operations are warnings, never a throw', () => {
     expect(codes(diagnostics)).toEqual(expect.arrayContaining(['warning a delta whose channel c is neither a number nor a string: {"x":1}', 'warning a delta that is not a {p, o, v, c} object: [1,2]']))
   })
 
+  // fuzz case 75312 (seed 1): after an append, `p` stays /message/content/parts/0, so each bare {"o": "add", "v": message}
+  // inserts a whole message into parts; every frame's text read walked all of them (quadratic) until walks were charged
+  it('whole messages inserted into parts by a sticky path are charged to the read budget: the text stays right and the storm stops being followed (one warning)', () => {
+    const blocks: Block[] = [['delta_encoding', 'v1'], ['delta', { p: '', o: 'add', v: message('m1', {}, { content_type: 'text', parts: [''] }), c: 0 }]]
+    blocks.push(['delta', { p: '/message/content/parts/0', o: 'append', v: 'abc' }])
+    for (let i = 0; i < 2000; i++) blocks.push(['delta', { o: 'add', v: message(`t${i}`) }])
+    const { reply, diagnostics } = run(blocks)
+    expect(content(reply)).toBe('abc')
+    expect(diagnostics.filter((d) => d.message.includes('rewritten more often than its frames pay for')).map((d) => d.frame)).toEqual([133])
+  })
+
+  // each insert adds an entry to parts, and reading the text walks every entry (ENTRY_READ_COST each): 124 inserts spend the 1 M allowance
   it('a storm of one-character inserts before the text stops being followed once rewrites read past their budget (one warning), instead of costing the text per frame', () => {
     const blocks: Block[] = [['delta_encoding', 'v1'], ['delta', { p: '', o: 'add', v: message('m1', {}, { content_type: 'text', parts: ['abc'] }), c: 0 }]]
     for (let i = 0; i < 5000; i++) blocks.push(['delta', { p: '/message/content/parts/0', o: 'add', v: 'x' }])
     const { reply, diagnostics } = run(blocks)
-    expect(content(reply)).toBe('x'.repeat(999) + 'abc')
-    expect(diagnostics.filter((d) => d.message.includes('rewritten more often than its frames pay for')).map((d) => d.frame)).toEqual([1001])
+    expect(content(reply)).toBe('x'.repeat(124) + 'abc')
+    expect(diagnostics.filter((d) => d.message.includes('rewritten more often than its frames pay for')).map((d) => d.frame)).toEqual([126])
   })
 
   it('100,000 appends make a 10 MB reply, every frame credited with its 100 characters', () => {
