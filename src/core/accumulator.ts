@@ -4,12 +4,12 @@
 // tool index, a provider error…), each check O(1) per delta; tool-call identity is its own
 // module (tool-calls.ts).
 
-import { MAX_JSON_DEPTH, nestingBeyond, tooDeepMessage, valueTooDeep } from './json-depth.js'
-import { parseJson } from './json-error.js'
+import { MAX_JSON_DEPTH, valueTooDeep } from './json-depth.js'
 import { clip, clipMessage, describeDifference } from './quote.js'
 import { ProvenanceLog } from './provenance-log.js'
 import { SYMPTOMS } from './symptoms.js'
 import { TextBuffer } from './text-buffer.js'
+import { parseArguments } from './tool-arguments.js'
 import { nonEmpty, ToolCallTable, type CallIdentity } from './tool-calls.js'
 import type {
   Channel, Delta, Diagnostic, DiagnosticCode, FinalTextDelta, FinalToolCallDelta, Provenance, ReplyChoice,
@@ -395,12 +395,4 @@ function replyToolCall(t: ToolState): ReplyToolCall {
     parsedArguments: parsed.ok ? parsed.value : null,
     argumentsError: parsed.ok ? null : parsed.error,
   }
-}
-
-/** Arguments parsed, unless they nest deeper than the Reply may hold (then the text alone is kept). */
-function parseArguments(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  const deep = nestingBeyond(text)
-  if (deep >= 0) return { ok: false, error: tooDeepMessage(deep) }
-  const parsed = parseJson(text)
-  return parsed.ok ? parsed : { ok: false, error: parsed.error.message }
 }
