@@ -8,7 +8,7 @@
 // found when the merger parses it.
 
 import type { FrameSink, Splitter } from './framing.js'
-import { LineSplitter } from './lines.js'
+import { isBlankLine, LineSplitter } from './lines.js'
 import type { JsonSyntaxError } from './types.js'
 
 /**
@@ -45,20 +45,12 @@ export function readDataStreamLine(line: string): DataStreamLine {
 export function createDataStreamSplitter(sink: FrameSink): Splitter {
   const lines = new LineSplitter({
     line(text, start, end, line) {
-      if (isBlank(text)) return
+      if (isBlankLine(text)) return
       const part = readDataStreamLine(text)
       sink.frame({ start, end, line, event: part.event, id: null, retry: null, data: part.data, unterminated: false, problems: null, failure: part.failure })
     },
   })
   return { push: (text) => lines.push(text), end: () => lines.end() }
-}
-
-function isBlank(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c !== 0x20 && c !== 0x09) return false
-  }
-  return true
 }
 
 function excerpt(s: string): string {

@@ -72,3 +72,12 @@ export class LineSplitter {
     this.sink.line(text, start, end, this.lineNo++)
   }
 }
+
+/** Only spaces and tabs (or nothing): a line-framed body skips it. Answered without a regex call. */
+export function isBlankLine(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c !== 0x20 && c !== 0x09) return false
+  }
+  return true
+}

@@ -4,23 +4,14 @@
 // a frame that fails to parse, shown, not skipped.
 
 import type { FrameSink, Splitter } from './framing.js'
-import { LineSplitter } from './lines.js'
+import { isBlankLine, LineSplitter } from './lines.js'
 
 export function createNdjsonSplitter(sink: FrameSink): Splitter {
   const lines = new LineSplitter({
     line(text, start, end, line) {
-      if (isBlank(text)) return
+      if (isBlankLine(text)) return
       sink.frame({ start, end, line, event: null, id: null, retry: null, data: text, unterminated: false, problems: null })
     },
   })
   return { push: (text) => lines.push(text), end: () => lines.end() }
-}
-
-/** Only spaces and tabs; a JSON line is answered by its first character, without a regex call. */
-function isBlank(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c !== 0x20 && c !== 0x09) return false
-  }
-  return true
 }

@@ -89,6 +89,19 @@ export function utf8DecodeLossy(bytes: Uint8Array): string {
   return lossy.decode(bytes)
 }
 
+/** Where `needle` first occurs in `haystack` at or after `from`; -1 when nowhere (or when it is empty). */
+export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from: number): number {
+  if (needle.length === 0) return -1
+  const first = needle[0]!
+  const last = haystack.length - needle.length
+  for (let i = haystack.indexOf(first, from); i >= 0 && i <= last; i = haystack.indexOf(first, i + 1)) {
+    let k = 1
+    while (k < needle.length && haystack[i + k] === needle[k]) k++
+    if (k === needle.length) return i
+  }
+  return -1
+}
+
 /** The text when the bytes are valid UTF-8, else null. A BOM is kept. */
 export function utf8DecodeStrict(bytes: Uint8Array): string | null {
   try {

@@ -6,7 +6,7 @@
 // chunk. The user's patterns (redact-user.ts) are matched there too, over the bytes.
 
 import type { CapturedChunk } from './types.js'
-import { utf8DecodeStrict, utf8Encode } from './bytes.js'
+import { indexOfBytes, utf8DecodeStrict, utf8Encode } from './bytes.js'
 import { REDACTED } from './redact-names.js'
 import type { ListedPattern } from './redact-user.js'
 
@@ -72,7 +72,7 @@ export function replaceEchoesInChunks(
   for (const n of needles) {
     const needle = utf8Encode(n.text)
     let any = false
-    for (let from = 0; (from = indexOf(body, needle, from)) >= 0; from += needle.length) {
+    for (let from = 0; (from = indexOfBytes(body, needle, from)) >= 0; from += needle.length) {
       occurrences.push([from, from + needle.length])
       any = true
     }
@@ -132,18 +132,6 @@ function union(ranges: Array<[number, number]>): Array<[number, number]> {
     else out.push([r[0], r[1]])
   }
   return out
-}
-
-function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
-  if (needle.length === 0) return -1
-  const first = needle[0]!
-  const last = haystack.length - needle.length
-  for (let i = haystack.indexOf(first, from); i >= 0 && i <= last; i = haystack.indexOf(first, i + 1)) {
-    let k = 1
-    while (k < needle.length && haystack[i + k] === needle[k]) k++
-    if (k === needle.length) return i
-  }
-  return -1
 }
 
 function concat(pieces: Uint8Array[]): Uint8Array {

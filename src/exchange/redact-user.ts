@@ -11,7 +11,7 @@
 // run it takes is remembered, so a search reads each character a bounded number of times
 // (linear in the text, whatever the pattern and the text).
 
-import { utf8Encode } from './bytes.js'
+import { indexOfBytes, utf8Encode } from './bytes.js'
 import type { RedactNames } from './redact-names.js'
 
 /** A listed value shorter than this would be found everywhere ("id", "the"). */
@@ -204,17 +204,6 @@ function search(pieces: readonly Piece[], src: Units): Array<[number, number]> {
     if (end > p) { out.push([p, end]); from = end } else from = p + 1
   }
   return out
-}
-
-function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from: number): number {
-  const first = needle[0]!
-  const last = haystack.length - needle.length
-  for (let i = haystack.indexOf(first, from); i >= 0 && i <= last; i = haystack.indexOf(first, i + 1)) {
-    let k = 1
-    while (k < needle.length && haystack[i + k] === needle[k]) k++
-    if (k === needle.length) return i
-  }
-  return -1
 }
 
 /** The rules from the panel's three boxes: one entry per line (CR LF or LF). */
