@@ -4,21 +4,17 @@
 // them (store/redaction.ts); an entry that cannot be used is listed with why. Escape, Cancel or
 // a click elsewhere closes it without saving. Plain text fields: nothing typed is ever markup.
 
-import { useLayoutEffect, useRef, useState } from 'preact/hooks'
+import { useRef, useState } from 'preact/hooks'
 import type { RuleProblem } from '../../src/exchange/redact.js'
 import { usePanel } from '../context.js'
 import { ruleCount } from '../store/redaction.js'
+import { useAnchoredPopover, usePopoverToggle } from './popover.js'
 
 export function RedactionSettings() {
   const { store } = usePanel()
   const settings = store.redaction
-  const [open, setOpen] = useState(false)
-  const button = useRef<HTMLButtonElement>(null)
+  const { open, toggle, close, button } = usePopoverToggle()
   const count = ruleCount(settings.rules.value)
-  const close = (restore: boolean) => {
-    setOpen(false)
-    if (restore) button.current?.focus()
-  }
   return (
     <>
       <button
@@ -29,7 +25,7 @@ export function RedactionSettings() {
         aria-haspopup="dialog"
         aria-expanded={open}
         title="Your redaction list: more names, values and patterns to leave out of every export"
-        onClick={() => setOpen(!open)}
+        onClick={toggle}
       >
         {count > 0 ? `Redact +${count}` : 'Redact'} ▾
       </button>
@@ -52,32 +48,7 @@ function RedactionPopover({ anchor, onClose }: { anchor: HTMLElement | null; onC
   const [problems, setProblems] = useState<RuleProblem[]>([])
   const ref = useRef<HTMLDivElement>(null)
 
-  // under the button, within the window; a click elsewhere closes it (from the moment it is shown)
-  useLayoutEffect(() => {
-    const el = ref.current
-    if (!el) return
-    const doc = el.ownerDocument
-    const win = doc.defaultView!
-    const place = () => {
-      const at = anchor?.getBoundingClientRect()
-      const r = el.getBoundingClientRect()
-      el.style.left = `${Math.max(4, Math.min(at ? at.right - r.width : 4, win.innerWidth - r.width - 4))}px`
-      el.style.top = `${Math.max(4, Math.min(at ? at.bottom + 2 : 4, win.innerHeight - r.height - 4))}px`
-    }
-    place()
-    el.querySelector<HTMLTextAreaElement>('textarea')?.focus()
-    const away = (e: Event) => { if (!el.contains(e.target as Node) && e.target !== anchor) onClose(false) }
-    doc.addEventListener('pointerdown', away, true)
-    win.addEventListener('resize', place)
-    // placed again when it grows (the problems listed after Save)
-    const grown = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(place)
-    grown?.observe(el)
-    return () => {
-      doc.removeEventListener('pointerdown', away, true)
-      win.removeEventListener('resize', place)
-      grown?.disconnect()
-    }
-  }, [])
+  useAnchoredPopover(ref, anchor, onClose, 'right')
 
   const save = async () => {
     const left = await settings.apply(draft)

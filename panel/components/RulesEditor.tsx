@@ -5,26 +5,22 @@
 // them: the request is read again with them, and they are saved for URLs matching a pattern
 // (store/rules.ts). Plain text fields only: nothing typed or captured is ever markup.
 
-import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { useMemo, useRef, useState } from 'preact/hooks'
 import type { Rules } from '../../src/library.js'
 import { usePanel } from '../context.js'
 import { applyEvent } from '../store.js'
 import { formatBytes } from '../format.js'
+import { useAnchoredPopover, usePopoverToggle } from './popover.js'
 import { defaultPattern, PREVIEW_BYTES, previewRules, suggestFor, type Preview } from '../store/rules.js'
 
 /** The button, beside the provider: shown for a stream read as generic or with rules. */
 export function RulesButton() {
   const { store } = usePanel()
   const view = store.selection.value
-  const [open, setOpen] = useState(false)
-  const button = useRef<HTMLButtonElement>(null)
+  const { open, toggle, close, button } = usePopoverToggle()
   if (!view) return null
   const withRules = view.row.forced.rules !== undefined
   if (!withRules && view.latest.provider !== 'generic') return null
-  const close = (restore: boolean) => {
-    setOpen(false)
-    if (restore) button.current?.focus()
-  }
   return (
     <>
       <button
@@ -35,7 +31,7 @@ export function RulesButton() {
         aria-haspopup="dialog"
         aria-expanded={open}
         title="Say where this stream keeps its text, reasoning, tool calls and finish reason"
-        onClick={() => setOpen(!open)}
+        onClick={toggle}
       >
         {withRules ? 'Rules…' : 'Read this stream as…'}
       </button>
@@ -56,27 +52,7 @@ function RulesEditor({ id, anchor, onClose }: { id: string; anchor: HTMLElement 
   const preview: Preview | null = useMemo(() => (source ? previewRules(source, text) : null), [text, id])
   const ref = useRef<HTMLDivElement>(null)
 
-  useLayoutEffect(() => {
-    const el = ref.current
-    if (!el) return
-    const doc = el.ownerDocument
-    const win = doc.defaultView!
-    const place = () => {
-      const at = anchor?.getBoundingClientRect()
-      const r = el.getBoundingClientRect()
-      el.style.left = `${Math.max(4, Math.min(at ? at.left : 4, win.innerWidth - r.width - 4))}px`
-      el.style.top = `${Math.max(4, Math.min(at ? at.bottom + 2 : 4, win.innerHeight - r.height - 4))}px`
-    }
-    place()
-    el.querySelector<HTMLTextAreaElement>('textarea')?.focus()
-    const away = (e: Event) => { if (!el.contains(e.target as Node) && e.target !== anchor) onClose(false) }
-    doc.addEventListener('pointerdown', away, true)
-    win.addEventListener('resize', place)
-    return () => {
-      doc.removeEventListener('pointerdown', away, true)
-      win.removeEventListener('resize', place)
-    }
-  }, [])
+  useAnchoredPopover(ref, anchor, onClose, 'left')
 
   if (!source) return null
   const forced = source.forced ?? {}

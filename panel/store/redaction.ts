@@ -3,9 +3,10 @@
 // browser.storage.local, the page's localStorage): loaded when the panel opens, saved on each
 // change. Storage is outside data too: what it gives back is checked like what the user typed.
 
-import { signal, type ReadonlySignal } from '@preact/signals'
+import type { ReadonlySignal } from '@preact/signals'
 import { NO_RULES, checkRedactionRules, rulesFromLines, type RedactionRules, type RuleProblem } from '../../src/exchange/redact.js'
 import type { PanelShell } from '../shell.js'
+import { keptSetting } from './kept-setting.js'
 
 /** The stored form: versioned JSON. */
 export interface StoredRedactionRules extends RedactionRules {
@@ -27,39 +28,23 @@ export interface RedactionSettings {
 }
 
 export function createRedactionSettings(store?: PanelShell['redactionStore']): RedactionSettings {
-  const rules = signal<RedactionRules>(NO_RULES)
-  const status = signal('')
-  /** The user changed the list before the stored one arrived: theirs wins. */
-  let edited = false
-
-  const ready = (async () => {
-    if (!store) return
-    try {
-      const text = await store.load()
-      if (text === null || edited) return
-      const { rules: stored, problems } = fromStored(text)
-      rules.value = stored
-      if (problems.length > 0) status.value = `The stored redaction list had ${problems.length} unusable ${problems.length === 1 ? 'entry' : 'entries'}, left out`
-    } catch (err) {
-      status.value = `The redaction list could not be read: ${message(err)}`
-    }
-  })()
-
+  const kept = keptSetting<RedactionRules>(NO_RULES, {
+    decode(text) {
+      const { rules, problems } = fromStored(text)
+      const n = problems.length
+      return { value: rules, problem: n > 0 ? `The stored redaction list had ${n} unusable ${n === 1 ? 'entry' : 'entries'}, left out` : '' }
+    },
+    encode: toStored,
+    loadFailed: (reason) => `The redaction list could not be read: ${reason}`,
+    saveFailed: (reason) => `The redaction list could not be saved (it applies until the panel closes): ${reason}`,
+  }, store)
   return {
-    rules,
-    status,
-    ready,
+    rules: kept.value,
+    status: kept.status,
+    ready: kept.ready,
     async apply(lines) {
-      edited = true
       const { rules: next, problems } = rulesFromLines(lines)
-      rules.value = next
-      status.value = ''
-      if (!store) return problems
-      try {
-        await store.save(toStored(next))
-      } catch (err) {
-        status.value = `The redaction list could not be saved (it applies until the panel closes): ${message(err)}`
-      }
+      await kept.keep(next)
       return problems
     },
   }
@@ -89,8 +74,4 @@ export function fromStored(text: string): { rules: RedactionRules; problems: Rul
 /** How many entries the list has (the button's count). */
 export function ruleCount(rules: RedactionRules): number {
   return rules.names.length + rules.values.length + rules.patterns.length
-}
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
 }

@@ -4,10 +4,11 @@
 // ("Read this stream as…", components/RulesEditor.tsx) suggests rules from a request's frames
 // and previews what they read. Storage is outside data: what it gives back is checked again.
 
-import { signal, type ReadonlySignal } from '@preact/signals'
+import type { ReadonlySignal } from '@preact/signals'
 import type { Recording } from '../../src/exchange/types.js'
 import { checkRules, createMerger, suggestRules, type LibraryMergeOptions, type Reply, type Rules, type RulesSuggestion } from '../../src/library.js'
 import type { PanelShell } from '../shell.js'
+import { keptSetting } from './kept-setting.js'
 
 export interface SavedRules {
   /** A URL with `*` for any run of characters (`https://chat.example.com/api/stream*`). */
@@ -34,42 +35,23 @@ const STORED_VERSION = 1
 export type RulesSource = Pick<Recording, 'request' | 'chunks' | 'forced'>
 
 export function createStreamRules(store?: PanelShell['rulesStore']): StreamRules {
-  const saved = signal<readonly SavedRules[]>([])
-  const status = signal('')
-  let edited = false
-
-  const ready = (async () => {
-    if (!store) return
-    try {
-      const text = await store.load()
-      if (text === null || edited) return
+  const kept = keptSetting<readonly SavedRules[]>([], {
+    decode(text) {
       const { list, dropped } = fromStored(text)
-      saved.value = list
-      if (dropped > 0) status.value = `${dropped} stored stream ${dropped === 1 ? 'rule was' : 'rules were'} not usable, left out`
-    } catch (err) {
-      status.value = `The stream rules could not be read: ${message(err)}`
-    }
-  })()
-
-  const keep = async (list: readonly SavedRules[]) => {
-    edited = true
-    saved.value = list
-    status.value = ''
-    if (!store) return
-    try {
-      await store.save(toStored(list))
-    } catch (err) {
-      status.value = `The stream rules could not be saved (they apply until the panel closes): ${message(err)}`
-    }
-  }
-
+      return { value: list, problem: dropped > 0 ? `${dropped} stored stream ${dropped === 1 ? 'rule was' : 'rules were'} not usable, left out` : '' }
+    },
+    encode: toStored,
+    loadFailed: (reason) => `The stream rules could not be read: ${reason}`,
+    saveFailed: (reason) => `The stream rules could not be saved (they apply until the panel closes): ${reason}`,
+  }, store)
+  const saved = kept.value
   return {
     saved,
-    status,
-    ready,
+    status: kept.status,
+    ready: kept.ready,
     ruleFor: (url) => saved.peek().find((s) => urlMatches(s.pattern, url))?.rules ?? null,
-    save: (pattern, rules) => keep([{ pattern, rules }, ...saved.peek().filter((s) => s.pattern !== pattern)]),
-    remove: (pattern) => keep(saved.peek().filter((s) => s.pattern !== pattern)),
+    save: (pattern, rules) => kept.keep([{ pattern, rules }, ...saved.peek().filter((s) => s.pattern !== pattern)]),
+    remove: (pattern) => kept.keep(saved.peek().filter((s) => s.pattern !== pattern)),
   }
 }
 
@@ -163,8 +145,4 @@ function optionsOf(recording: RulesSource): LibraryMergeOptions {
   if (recording.request.contentType) o.contentType = recording.request.contentType
   if (recording.forced?.transport) o.transport = recording.forced.transport
   return o
-}
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
 }
