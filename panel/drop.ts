@@ -7,7 +7,7 @@
 
 import { feedStreams, type FeedJob } from './inline/feed.js'
 import { readFile, type FeedStream } from './inline/sources.js'
-import { applyEvent, type PanelStore } from './store.js'
+import type { PanelStore } from './store.js'
 
 /** The class the mount root carries while files are dragged over it (panel.css outlines it). */
 export const DROPPING_CLASS = 'ds-dropping'
@@ -16,7 +16,7 @@ export const DROPPING_CLASS = 'ds-dropping'
 export function acceptDroppedFiles(root: HTMLElement, store: PanelStore): () => void {
   const doc = root.ownerDocument
   let job: FeedJob | null = null
-  const note = (level: 'info' | 'warning', message: string) => applyEvent(store, { type: 'note', level, message })
+  const note = (level: 'info' | 'warning', message: string) => store.apply({ type: 'note', level, message })
 
   const over = (e: DragEvent) => {
     if (!e.dataTransfer?.types.includes('Files')) return
@@ -51,9 +51,9 @@ export function acceptDroppedFiles(root: HTMLElement, store: PanelStore): () => 
       return
     }
     note('info', `Imported ${streams.length === 1 ? '1 request' : `${streams.length} requests`} from ${names}, marked "imported" in the list.`)
-    job = feedStreams((event) => applyEvent(store, event), streams, {
+    job = feedStreams((event) => store.apply(event), streams, {
       select: streams[0]!.request.id,
-      onRequest: (s) => { if (s.forced) applyEvent(store, { type: 'force', id: s.request.id, forced: s.forced }) },
+      onRequest: (s) => { if (s.forced) store.apply({ type: 'force', id: s.request.id, forced: s.forced }) },
     })
   }
 

@@ -65,7 +65,7 @@ export async function runExport(
     }
     case 'jsonl': {
       const redaction = redact(source)
-      const lines = toJsonLines(source.frames())
+      const lines = toJsonLines(await source.frames())
       const name = exportFileName(request, 'jsonl', listed)
       shell.save(name, 'application/jsonl', redaction.scrub(lines.text))
       return `Saved ${name} (${plural(lines.lines, 'line')}${lines.skipped.length > 0 ? `, ${plural(lines.skipped.length, 'frame')} left out` : ''})${told(redaction.redactions, inBody)}`

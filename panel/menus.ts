@@ -32,7 +32,7 @@ export function exportItems(ctx: PanelContextValue, id: string): MenuItem[] {
 /** Items every menu of a request has: its cURL, its reply, its exports. */
 function requestItems(ctx: PanelContextValue, id: string, at: MouseEvent): MenuItem[] {
   const { store, ui } = ctx
-  const source = () => store.recordings.get(id)
+  const source = () => store.recordings.load(id)
   return [
     {
       label: 'Copy as cURL', action: 'copy-curl',
@@ -40,11 +40,11 @@ function requestItems(ctx: PanelContextValue, id: string, at: MouseEvent): MenuI
     },
     {
       label: 'Copy reply', action: 'copy-reply', title: 'The reply as text: content, refusal and tool calls of each choice',
-      run: async () => { const s = source(); if (s) await copy(ctx, replyText(s.expected), 'the reply') },
+      run: async () => { const s = await source(); if (s) await copy(ctx, replyText(s.expected), 'the reply') },
     },
     {
       label: 'Copy reply as JSON', action: 'copy-reply-json', title: "Deltascope's Reply object",
-      run: async () => { const s = source(); if (s) await copy(ctx, JSON.stringify(s.expected, null, 2), 'the reply as JSON') },
+      run: async () => { const s = await source(); if (s) await copy(ctx, JSON.stringify(s.expected, null, 2), 'the reply as JSON') },
     },
     {
       label: 'Export…', action: 'export', separator: true, title: 'Fixture, test file, HAR, raw body, JSON Lines',
@@ -59,7 +59,7 @@ function requestItems(ctx: PanelContextValue, id: string, at: MouseEvent): MenuI
 }
 
 async function run(ctx: PanelContextValue, action: ExportAction, id: string): Promise<void> {
-  const source = ctx.store.recordings.get(id)
+  const source = await ctx.store.recordings.load(id)
   if (source) say(ctx.ui, await runExport(action, source, ctx.shell, ctx.ui.includeCredentials.peek(), ctx.store.redaction.rules.peek()))
 }
 
@@ -73,15 +73,15 @@ export function requestMenu(ctx: PanelContextValue, id: string, url: string, at:
 
 /** The right-click menu of a frame of the selected request. */
 export function frameMenu(ctx: PanelContextValue, id: string, seq: number, at: MouseEvent): MenuItem[] {
-  const frame = () => ctx.store.frame(seq)
+  const frame = () => ctx.store.loadFrame(seq)
   return [
     {
       label: 'Copy raw frame', action: 'copy-raw', title: 'The block as received, without the blank line that ended it',
-      run: async () => { const f = frame(); if (f) await copy(ctx, f.raw, `frame ${seq} as received`) },
+      run: async () => { const f = await frame(); if (f) await copy(ctx, f.raw, `frame ${seq} as received`) },
     },
     {
       label: 'Copy data', action: 'copy-data', title: "The frame's data payload",
-      run: async () => { const f = frame(); if (f) await copy(ctx, f.data, `frame ${seq}'s data`) },
+      run: async () => { const f = await frame(); if (f) await copy(ctx, f.data, `frame ${seq}'s data`) },
     },
     ...requestItems(ctx, id, at),
   ]

@@ -46,10 +46,10 @@ import { createRedactionSettings, type RedactionSettings } from './store/redacti
 import { createStreamRules, type StreamRules } from './store/rules.js'
 import { Selection } from './store/selection.js'
 import { sortRows, START_ORDER, type RequestSort } from './store/sort.js'
-import type { FrameItem, Highlight, LiveState, Note, Recordings, RequestRow, SelectionView, StoreOptions } from './store/types.js'
+import type { FrameItem, HeldRecordings, Highlight, LiveState, Note, Recordings, RequestRow, SelectionView, StoreOptions } from './store/types.js'
 
 export type {
-  BrokenInfo, ExportSource, FrameItem, Highlight, LiveState, Note, ProviderReason, Recordings, RequestRow, RequestState,
+  BrokenInfo, ExportSource, FrameItem, HeldRecordings, HeldSource, Highlight, LiveState, Note, ProviderReason, Recordings, RequestRow, RequestState,
   SearchView, SelectionView, StoreOptions,
 } from './store/types.js'
 export { applyEvent, type PanelEvent } from './store/events.js'
@@ -70,11 +70,15 @@ export interface StoreParts {
   readonly comparisons: Comparisons
 }
 
+/**
+ * What the components use: signals to render and commands to give. Two implementations: the
+ * store itself (createPanelStore, below, on the thread that calls it) and its mirror on the
+ * UI thread of a store that runs in a worker (panel/remote). The reads that need the body (a
+ * frame, a window of rows, an export) answer from what the mirror holds, or later.
+ */
 export interface PanelStore {
-  /** Applies an event: applyEvent(store, event). */
+  /** Applies an event (applyEvent where the store is). */
   apply(event: PanelEvent): void
-  /** Runs the pending batch now (the scheduler calls it). */
-  runBatch(): void
   /** Bumped once per batch. */
   readonly version: ReadonlySignal<number>
   /** Every request, by start time (then arrival), as in the Network panel. */
@@ -118,14 +122,17 @@ export interface PanelStore {
   moveRequest(delta: number): void
   /** Shows the reply as it stood after frame `seq`; null shows the latest. */
   scrubTo(seq: number | null): void
-  /** The frame list rows [from, to) of the selected request (built for these rows only). */
-  frameItems(from: number, to: number): FrameItem[]
-  /** One frame of the selected request, in full. */
+  /**
+   * The frame list rows [from, to) of the selected request (built for these rows only). A
+   * mirror returns the rows it has (null for a row not here yet) and asks for the rest.
+   */
+  frameItems(from: number, to: number): Array<FrameItem | null>
+  /** One frame of the selected request, in full; null when there is none (or, in a mirror, not here yet: asked for). */
   frame(seq: number): Frame | null
-  /** The frame that produced a position of the shown reply. */
-  frameAt(field: FieldRef, offset: number): number | null
-  /** The ranges a frame contributed, in the shown reply. */
-  rangesFor(seq: number): Highlight[]
+  /** One frame of the selected request, in full, once it is here. */
+  loadFrame(seq: number): Promise<Frame | null>
+  /** Selects the frame that produced a position of the shown reply (the reply stays); false when no frame did. */
+  selectFrameAt(field: FieldRef, offset: number): Promise<boolean>
   clear(): void
   dismissNote(index: number): void
   /** Removes every note (the Clear button; a navigation keeps them). */
@@ -136,11 +143,23 @@ export interface PanelStore {
   readonly redaction: RedactionSettings
   /** The user's stream rules per URL pattern: a matching request is read with them (store/rules.ts). */
   readonly rules: StreamRules
-  readonly parts: StoreParts
   dispose(): void
 }
 
-export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'redactionStore' | 'rulesStore'> | null, options: StoreOptions = {}): PanelStore {
+/** The store itself: its parts (applyEvent changes them) and synchronous reads of what it holds. */
+export interface LocalPanelStore extends PanelStore {
+  /** Runs the pending batch now (the scheduler calls it). */
+  runBatch(): void
+  frameItems(from: number, to: number): FrameItem[]
+  /** The frame that produced a position of the shown reply. */
+  frameAt(field: FieldRef, offset: number): number | null
+  /** The ranges a frame contributed, in the shown reply. */
+  rangesFor(seq: number): Highlight[]
+  readonly recordings: HeldRecordings
+  readonly parts: StoreParts
+}
+
+export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'redactionStore' | 'rulesStore'> | null, options: StoreOptions = {}): LocalPanelStore {
   const now = options.now ?? defaultNow
   const defer = options.defer ?? defaultDefer
   // each batch merges its share of large bodies, then keeps the requests within the memory budget
@@ -179,7 +198,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'red
     return view && m ? { view, m } : null
   }
 
-  const store: PanelStore = {
+  const store: LocalPanelStore = {
     apply: (event) => applyEvent(store, event),
     runBatch: batches.run,
     version: batches.version,
@@ -214,6 +233,12 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'red
       const m = selection.selected()
       return !m || seq < 0 || seq >= m.merger.frameCount ? null : m.merger.frame(seq)
     },
+    loadFrame: async (seq) => store.frame(seq),
+    async selectFrameAt(field, offset) {
+      const seq = store.frameAt(field, offset)
+      if (seq !== null) selection.selectFrame(seq, { scrub: false })
+      return seq !== null
+    },
     frameAt(field, offset) {
       const s = selected()
       return s ? frameAt(s.m, s.view, field, offset) : null
@@ -232,7 +257,14 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'red
     },
     dismissNote: (index) => notes.dismiss(index),
     clearNotes: () => notes.clear(),
-    recordings: { get: (id) => recorder.get(id) },
+    recordings: {
+      get: (id) => recorder.get(id),
+      async load(id) {
+        const held = recorder.get(id)
+        return held && { ...held, frames: async () => held.frames() }
+      },
+      head: async (id, maxBytes) => recorder.head(id, maxBytes),
+    },
     redaction: createRedactionSettings(shell?.redactionStore),
     rules: createStreamRules(shell?.rulesStore),
     parts: { batches, recorder, selection, notes, live, comparisons },
@@ -242,15 +274,18 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'red
       recorder.forgetAll()
     },
   }
-  // requests that arrived before the saved stream rules were read: read with them now
+  applySavedRules(store)
+  return store
+}
+
+/** Requests that arrived before the saved stream rules were read are read with them once they are. */
+export function applySavedRules(store: PanelStore): void {
   void store.rules.ready.then(() => {
-    if (batches.disposed) return
     for (const row of store.requests.peek()) {
       const rules = row.forced.provider || row.forced.rules ? null : store.rules.ruleFor(row.url)
-      if (rules) applyEvent(store, { type: 'force', id: row.id, forced: { ...row.forced, rules } })
+      if (rules) store.apply({ type: 'force', id: row.id, forced: { ...row.forced, rules } })
     }
   })
-  return store
 }
 
 function initialLive(shell: Pick<PanelShell, 'kind' | 'live'> | null | undefined): boolean {

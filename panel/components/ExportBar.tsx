@@ -38,7 +38,7 @@ export function ExportBar() {
   }, [needed])
 
   const run = async (action: ExportAction) => {
-    const source = id === null ? null : store.recordings.get(id)
+    const source = id === null ? null : await store.recordings.load(id)
     if (!source) return
     try {
       say(ui, await runExport(action, source, shell, ui.includeCredentials.value, store.redaction.rules.peek()))

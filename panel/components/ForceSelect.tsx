@@ -2,7 +2,6 @@
 
 import { PROVIDER_IDS, type ProviderId, type Transport } from '../../src/library.js'
 import { usePanel } from '../context.js'
-import { applyEvent } from '../store.js'
 
 const TRANSPORTS: Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream']
 
@@ -25,7 +24,7 @@ export function ForceSelect() {
             const v = e.currentTarget.value
             // a provider chosen here replaces user rules (they would win over it)
             const { rules: _rules, ...rest } = row.forced
-            applyEvent(store, { type: 'force', id: row.id, forced: { ...(v === '' ? row.forced : rest), provider: v === '' ? undefined : (v as ProviderId) } })
+            store.apply({ type: 'force', id: row.id, forced: { ...(v === '' ? row.forced : rest), provider: v === '' ? undefined : (v as ProviderId) } })
           }}
         >
           <option value="">auto ({row.frames > 0 ? detectedProvider : '…'})</option>
@@ -40,7 +39,7 @@ export function ForceSelect() {
           value={row.forced.transport ?? ''}
           onChange={(e) => {
             const v = e.currentTarget.value
-            applyEvent(store, { type: 'force', id: row.id, forced: { ...row.forced, transport: v === '' ? undefined : (v as Transport) } })
+            store.apply({ type: 'force', id: row.id, forced: { ...row.forced, transport: v === '' ? undefined : (v as Transport) } })
           }}
         >
           <option value="">auto ({detectedTransport})</option>

@@ -102,12 +102,13 @@ export function FrameList() {
 
   const first = Math.max(0, Math.floor(scrollTop.current / ROW_HEIGHT) - OVERSCAN)
   const last = Math.min(count, Math.ceil((scrollTop.current + height) / ROW_HEIGHT) + OVERSCAN)
+  // a row not here yet (a store in a worker sends the rows in view a moment later) is held blank
   const items = store.frameItems(first, last)
   // the time columns only when the capture has arrival times (live capture, fixtures)
-  const times = items.some((i) => i.type === 'frame' && i.time !== null)
+  const times = items.some((i) => i?.type === 'frame' && i.time !== null)
   // and the event column only when frames have names (SSE events, JSON types)
-  const labels = items.some((i) => i.type === 'frame' && i.label !== '')
-  for (const i of items) if (i.type === 'frame' && i.label.length > labelChars.current) labelChars.current = i.label.length
+  const labels = items.some((i) => i?.type === 'frame' && i.label !== '')
+  for (const i of items) if (i?.type === 'frame' && i.label.length > labelChars.current) labelChars.current = i.label.length
   // wide enough for the names in view (content_block_delta, response.output_text.delta), within reason: longer ones end in … and show whole on hover
   const eventWidth = `calc(${Math.min(Math.max(labelChars.current, 5), MAX_EVENT_CHARS)}ch + 2px)`
   // narrow: the wall-clock time goes to the row's tooltip (the time since start stays); narrower: the size too
@@ -203,7 +204,7 @@ export function FrameList() {
         {/* the rows in view, in one block moved as the list scrolls; row elements are reused by
             position, so a live stream that scrolls by changes their text, not the elements */}
         <div class="ds-framelist-window" style={{ transform: `translateY(${first * ROW_HEIGHT}px)` }}>
-          {items.map((item, k) => (
+          {items.map((item, k) => item === null ? <div key={k} class="ds-frame" data-testid="frame-pending" /> : (
             <FrameRowView
               key={k}
               item={item}

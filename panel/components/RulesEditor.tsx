@@ -5,10 +5,10 @@
 // them: the request is read again with them, and they are saved for URLs matching a pattern
 // (store/rules.ts). Plain text fields only: nothing typed or captured is ever markup.
 
-import { useMemo, useRef, useState } from 'preact/hooks'
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Rules } from '../../src/library.js'
 import { usePanel } from '../context.js'
-import { applyEvent } from '../store.js'
+import type { ExportSource } from '../store.js'
 import { formatBytes } from '../format.js'
 import { useAnchoredPopover, usePopoverToggle } from './popover.js'
 import { defaultPattern, PREVIEW_BYTES, previewRules, suggestFor, type Preview } from '../store/rules.js'
@@ -40,10 +40,23 @@ export function RulesButton() {
   )
 }
 
-function RulesEditor({ id, anchor, onClose }: { id: string; anchor: HTMLElement | null; onClose: (restore: boolean) => void }) {
+interface EditorProps { id: string; anchor: HTMLElement | null; onClose: (restore: boolean) => void }
+
+/** Reads the request once when the editor opens (the body, from where the store keeps it): each keystroke previews it again. */
+function RulesEditor(props: EditorProps) {
+  const { store } = usePanel()
+  const [source, setSource] = useState<{ id: string; source: ExportSource | null } | null>(null)
+  useEffect(() => {
+    let current = true
+    void store.recordings.load(props.id).then((s) => { if (current) setSource({ id: props.id, source: s }) })
+    return () => { current = false }
+  }, [props.id])
+  if (source?.id !== props.id || !source.source) return null
+  return <RulesForm {...props} source={source.source} />
+}
+
+function RulesForm({ id, anchor, onClose, source }: EditorProps & { source: ExportSource }) {
   const { store, ui } = usePanel()
-  // read once when the editor opens (the body is read back from the merger): each keystroke previews it again
-  const source = useMemo(() => store.recordings.get(id), [id])
   const suggestion = useMemo(() => (source ? suggestFor(source) : null), [id])
   const current = source?.forced?.rules ?? suggestion?.rules ?? null
   const [text, setText] = useState(() => format(current ?? { version: 1, mode: 'append', text: '' }))
@@ -54,19 +67,18 @@ function RulesEditor({ id, anchor, onClose }: { id: string; anchor: HTMLElement 
 
   useAnchoredPopover(ref, anchor, onClose, 'left')
 
-  if (!source) return null
   const forced = source.forced ?? {}
 
   const apply = async () => {
     if (!preview?.ok) return
     const rules = JSON.parse(text) as Rules
-    applyEvent(store, { type: 'force', id, forced: { ...(forced.transport ? { transport: forced.transport } : {}), rules } })
+    store.apply({ type: 'force', id, forced: { ...(forced.transport ? { transport: forced.transport } : {}), rules } })
     if (save && pattern.trim() !== '') await store.rules.save(pattern.trim(), rules)
     ui.status.value = save && pattern.trim() !== '' ? `Read with rules; saved for ${pattern.trim()}` : 'Read with rules'
     onClose(true)
   }
   const stop = async () => {
-    applyEvent(store, { type: 'force', id, forced: forced.transport ? { transport: forced.transport } : {} })
+    store.apply({ type: 'force', id, forced: forced.transport ? { transport: forced.transport } : {} })
     const saved = store.rules.saved.peek().find((s) => s.pattern === pattern.trim())
     if (saved) await store.rules.remove(saved.pattern)
     ui.status.value = 'Read without rules'

@@ -72,10 +72,7 @@ export function TracedText({ text, field, marks, found = NONE, toField, testid, 
     const shownAt = from + characterAt(el, sel.anchorNode, sel.anchorOffset, e.clientX, e.clientY)
     const offset = toField ? toField(shownAt) : shownAt
     if (offset === null) return
-    const seq = store.frameAt(field, offset)
-    if (seq === null) return
-    store.selectFrame(seq, { scrub: false })
-    showFrame(ui)
+    void store.selectFrameAt(field, offset).then((found) => { if (found) showFrame(ui) })
   }
 
   return (

@@ -2,6 +2,7 @@
 // plain text): it has no frames, so the panel says what it did and shows the raw text, with
 // the way to read it anyway (force a transport in the header).
 
+import { useEffect, useState } from 'preact/hooks'
 import { usePanel } from '../context.js'
 import { formatBytes } from '../format.js'
 import { VisibleText } from './VisibleText.js'
@@ -12,15 +13,22 @@ const SHOWN = 20_000
 export function UnreadBody() {
   const { store } = usePanel()
   const view = store.selection.value
+  const id = view?.id
+  const bytes = view?.row.bytes ?? 0
+  // the head of the body, read from where it is kept (a store in a worker answers later)
+  const [head, setHead] = useState<{ id: string; text: string } | null>(null)
+  useEffect(() => {
+    if (id === undefined) return
+    let current = true
+    // 4 bytes a character at most: enough for SHOWN characters and one more
+    void store.recordings.head(id, SHOWN * 4 + 4).then((b) => {
+      if (current) setHead({ id, text: b ? new TextDecoder().decode(b) : '' })
+    })
+    return () => { current = false }
+  }, [id, bytes])
   if (!view) return null
-  const source = store.recordings.get(view.id)
-  const decoder = new TextDecoder()
-  let text = ''
-  for (const c of source?.chunks ?? []) {
-    text += typeof c.data === 'string' ? c.data : decoder.decode(c.data, { stream: true })
-    if (text.length > SHOWN) break
-  }
-  const cut = text.length > SHOWN
+  const text = head?.id === view.id ? head.text : ''
+  const cut = text.length > SHOWN || (text.length === SHOWN && view.row.bytes > SHOWN)
   return (
     <div class="ds-unread" data-testid="unread-body">
       <p>

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { formatBytes } from '../format.js'
 import { feedStreams, type FeedJob, type Progress } from './feed.js'
-import { applyEvent, type PanelStore } from '../store.js'
+import type { PanelStore } from '../store.js'
 import type { InlineShell } from './shell.js'
 import { FIRST_SAMPLE, SAMPLES } from './samples.js'
 import { readFile, readSource, type FeedStream } from './sources.js'
@@ -36,7 +36,7 @@ export function PageInput({ shell, store }: { shell: InlineShell; store: PanelSt
     const current = feedStreams(shell.emit, streams, {
       select: streams[0]!.request.id,
       onProgress: (progress) => setLoading({ label, progress }),
-      onRequest: (s) => { if (s.forced) applyEvent(store, { type: 'force', id: s.request.id, forced: s.forced }) },
+      onRequest: (s) => { if (s.forced) store.apply({ type: 'force', id: s.request.id, forced: s.forced }) },
     })
     job.current = current
     await current.finished
@@ -47,7 +47,7 @@ export function PageInput({ shell, store }: { shell: InlineShell; store: PanelSt
     // a fixture says what reply it expects: say so when this build rebuilds another one
     for (const s of streams) {
       if (!s.expected) continue
-      const rebuilt = store.recordings.get(s.request.id)?.expected
+      const rebuilt = (await store.recordings.load(s.request.id))?.expected
       if (rebuilt && JSON.stringify(rebuilt) !== JSON.stringify(s.expected)) {
         shell.emit({
           type: 'note', level: 'warning',

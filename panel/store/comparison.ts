@@ -9,7 +9,7 @@ import type { Reply } from '../../src/library.js'
 import { compareReply } from '../../src/debug/compare.js'
 import type { Comparison } from '../../src/debug/compare-types.js'
 import { toFixture } from '../../src/exchange/fixture.js'
-import type { ExportSource, Recordings } from './types.js'
+import type { HeldSource } from './types.js'
 
 /** What the selected request is compared with. */
 export type CompareAgainst =
@@ -49,7 +49,7 @@ const ALIGN_MAX_FRAMES = 50_000
 export class Comparisons {
   readonly current: Signal<ComparisonView | null> = signal(null)
 
-  constructor(private readonly recordings: Recordings) {}
+  constructor(private readonly recordings: { get(id: string): HeldSource | null }) {}
 
   /** Compares; returns the comparison, or a sentence saying why it could not be made. */
   compare(id: string, against: CompareAgainst): ComparisonView | string {
@@ -119,7 +119,7 @@ export function comparedFields(reference: Reply, result: Comparison): Array<{ fi
 }
 
 /** The two requests' frames by seq around `center`: each frame's data (or raw text) on one line. */
-function alignFrames(a: ExportSource, b: ExportSource, center: number): AlignedFrame[] | null {
+function alignFrames(a: HeldSource, b: HeldSource, center: number): AlignedFrame[] | null {
   if (a.expected.frameCount > ALIGN_MAX_FRAMES || b.expected.frameCount > ALIGN_MAX_FRAMES) return null
   const from = Math.max(0, center - ALIGN_AROUND)
   const to = Math.max(center + ALIGN_AROUND + 1, from + 2 * ALIGN_AROUND + 1)

@@ -4,7 +4,7 @@
 
 import { batch } from '@preact/signals'
 import type { CaptureEvent, ForcedOptions } from '../../src/exchange/types.js'
-import type { PanelStore } from '../store.js'
+import type { LocalPanelStore } from '../store.js'
 import type { CompareAgainst } from './comparison.js'
 
 /**
@@ -26,7 +26,7 @@ export type PanelEvent =
   | { type: 'search'; query: string }
   | { type: 'search-step'; delta: 1 | -1 }
 
-export function applyEvent(store: PanelStore, event: PanelEvent): void {
+export function applyEvent(store: LocalPanelStore, event: PanelEvent): void {
   const { batches, recorder, selection, notes, live, comparisons } = store.parts
   if (batches.disposed) return
   switch (event.type) {

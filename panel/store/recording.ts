@@ -13,9 +13,9 @@ import type { CapturedRequest } from '../shell.js'
 import { LARGE_CHUNK, type Backlogs } from './backlog.js'
 import { RequestModel, type StoreEnv } from './model.js'
 import { costOf, formatBudget, mayGrow, releasedNote, toRelease, type Holding } from './memory.js'
-import type { ExportSource, Recordings } from './types.js'
+import type { HeldSource } from './types.js'
 
-export class Recorder implements Recordings {
+export class Recorder {
   readonly models = new Map<string, RequestModel>()
   /** Request ids in arrival order; a new array on every change. */
   order: readonly string[] = []
@@ -158,13 +158,13 @@ export class Recorder implements Recordings {
   }
 
   /** One request as the exporters need it, with what it still holds merged first. */
-  get(id: string): ExportSource | null {
+  get(id: string): HeldSource | null {
     const m = this.models.get(id)
     if (!m) return null
     this.backlogs.mergeNow(m)
     const expected = m.replies.fresh()
     const merger = m.merger
-    const source: ExportSource = {
+    const source: HeldSource = {
       request: m.request,
       chunks: m.chunks(),
       expected,
@@ -175,6 +175,14 @@ export class Recorder implements Recordings {
     }
     if (m.forced.provider || m.forced.transport || m.forced.rules) source.forced = { ...m.forced }
     return source
+  }
+
+  /** The first `maxBytes` bytes of a request's body as the merger keeps it (what is still queued merged first). */
+  head(id: string, maxBytes: number): Uint8Array | null {
+    const m = this.models.get(id)
+    if (!m) return null
+    this.backlogs.mergeNow(m)
+    return m.merger.body(0, Math.min(maxBytes, m.merger.byteLength))
   }
 
   /** Notes a chunk (the merger keeps its bytes, for exports and merging again); false when it went over the cap or the budget. */

@@ -194,13 +194,28 @@ export interface ExportSource {
   transport: Transport
   truncated: boolean
   /** The frames, built on demand (JSON Lines export). */
+  frames(): Promise<Frame[]>
+}
+
+/** A request as the store itself holds it, its frames at hand (the store's parts, its tests, the worker's side). */
+export interface HeldSource extends Omit<ExportSource, 'frames'> {
   frames(): Frame[]
 }
 
-/** Read-only access to what was recorded, for the exports: nothing here changes what the panel shows. */
+/**
+ * Read-only access to what was recorded, for the exports: nothing here changes what the panel
+ * shows. Asynchronous: the store may run in a worker (panel/remote), where the bodies are kept.
+ */
 export interface Recordings {
   /** One request as the exporters need it (what is still queued merged first); null when unknown. */
-  get(id: string): ExportSource | null
+  load(id: string): Promise<ExportSource | null>
+  /** The first `maxBytes` bytes of a request's body as kept (a body that is not a stream is shown raw); null when unknown. */
+  head(id: string, maxBytes: number): Promise<Uint8Array | null>
+}
+
+/** The store's own Recordings, where the merger is at hand: synchronous reads too. */
+export interface HeldRecordings extends Recordings {
+  get(id: string): HeldSource | null
 }
 
 export interface StoreOptions {

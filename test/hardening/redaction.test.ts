@@ -393,7 +393,7 @@ describe('the panel: every export applies the list and says what it removed', ()
   }
   const source: ExportSource = {
     ...recording, expected: replayFixture(toFixture(recording)), state: 'finished', transport: 'sse', truncated: false,
-    frames: () => { const m = createMerger({ transport: 'sse' }); m.push(body); m.end(); return m.frames() },
+    frames: async () => { const m = createMerger({ transport: 'sse' }); m.push(body); m.end(); return m.frames() },
   }
   const rules = { names: [], values: [value], patterns: ['sk-live-*'] }
   const saved: Array<{ name: string; content: string }> = []

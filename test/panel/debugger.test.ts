@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
-import { createPanelStore, type FrameItem, type PanelStore } from '../../panel/store.js'
+import { createPanelStore, type FrameItem, type LocalPanelStore } from '../../panel/store.js'
 
 const T0 = 1_754_000_000_000
 
@@ -24,14 +24,14 @@ const chat = (delta: object, finish: string | null = null) =>
 /** Five frames: "Hello", " wor", "ld", the finish, [DONE]. */
 const CLEAN = [chat({ role: 'assistant', content: 'Hello' }), chat({ content: ' wor' }), chat({ content: 'ld' }), chat({}, 'stop'), 'data: [DONE]\n\n']
 
-function store(): { store: PanelStore; tick: () => void } {
+function store(): { store: LocalPanelStore; tick: () => void } {
   const pending: Array<() => void> = []
   const s = createPanelStore(null, { schedule: (f) => pending.push(f) })
   return { store: s, tick: () => { while (pending.length) pending.shift()!() } }
 }
 
 /** Each part one network chunk, at the given ms after the start (or without a time). */
-function feed(s: PanelStore, id: string, parts: string[], times: Array<number | null>): void {
+function feed(s: LocalPanelStore, id: string, parts: string[], times: Array<number | null>): void {
   s.apply(request(id))
   parts.forEach((p, i) => s.apply({ type: 'chunk', id, data: p, t: times[i] === null ? null : T0 + times[i]! }))
   s.apply({ type: 'finished', id, t: null })

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { merge } from '../../src/index.js'
 import type { CaptureEvent } from '../../panel/shell.js'
-import { createPanelStore, type PanelStore, type StoreOptions } from '../../panel/store.js'
+import { createPanelStore, type LocalPanelStore, type StoreOptions } from '../../panel/store.js'
 import { costOf, DEFAULT_MEMORY_BUDGET, formatBudget, mayGrow, MB, releasedNote, toRelease, type Holding } from '../../panel/store/memory.js'
 
 const T0 = 1_754_000_000_000
@@ -39,7 +39,7 @@ function request(id: string): CaptureEvent {
   }
 }
 
-function feed(store: PanelStore, id: string, finish = true): void {
+function feed(store: LocalPanelStore, id: string, finish = true): void {
   store.apply(request(id))
   STREAM.forEach((p, i) => store.apply({ type: 'chunk', id, data: p, t: T0 + i }))
   if (finish) store.apply({ type: 'finished', id, t: T0 + 10 })

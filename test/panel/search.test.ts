@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent } from '../../panel/shell.js'
-import { createPanelStore, type PanelStore, type StoreOptions } from '../../panel/store.js'
+import { createPanelStore, type LocalPanelStore, type StoreOptions } from '../../panel/store.js'
 import { parseQuery, stepIndex } from '../../panel/store/search.js'
 
 const T0 = 1_754_000_000_000
@@ -57,8 +57,8 @@ function loaded(body = BODY, options: StoreOptions = {}) {
   return s
 }
 
-const shown = (store: PanelStore) => Array.from(store.selection.value!.items)
-const counts = (store: PanelStore) => {
+const shown = (store: LocalPanelStore) => Array.from(store.selection.value!.items)
+const counts = (store: LocalPanelStore) => {
   const s = store.selection.value!.search!
   return { count: s.count, total: s.total, done: s.done, error: s.error }
 }

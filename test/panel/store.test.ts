@@ -4,7 +4,7 @@ import { effect } from '@preact/signals'
 import { describe, expect, it } from 'vitest'
 import { merge } from '../../src/index.js'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
-import { createPanelStore, type FrameItem, type PanelStore, type StoreOptions } from '../../panel/store.js'
+import { createPanelStore, type FrameItem, type LocalPanelStore, type StoreOptions } from '../../panel/store.js'
 
 const T0 = 1_754_000_000_000
 
@@ -45,7 +45,7 @@ function manualStore(options: StoreOptions = {}) {
   return { store, tick, pending }
 }
 
-function feed(store: PanelStore, id: string, parts: string[], t0 = T0, finish = true): void {
+function feed(store: LocalPanelStore, id: string, parts: string[], t0 = T0, finish = true): void {
   store.apply(request(id))
   parts.forEach((p, i) => store.apply({ type: 'chunk', id, data: p, t: t0 + 10 * (i + 1) }))
   if (finish) store.apply({ type: 'finished', id, t: t0 + 10 * (parts.length + 1) })
