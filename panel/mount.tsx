@@ -43,26 +43,50 @@ import { render } from 'preact'
 import { App } from './components/App.js'
 import { createUiState, PanelContext } from './context.js'
 import type { PanelShell } from './shell.js'
-import { applyEvent, createPanelStore, type PanelStore } from './store.js'
+import { createStoreMirror } from './remote/mirror.js'
+import type { FromStore, Port, ToStore } from './remote/protocol.js'
+import { createPanelStore, type PanelStore } from './store.js'
 import './panel.css'
 
 export interface MountOptions {
   /** Receives the store once created (the standalone page reads it for its own controls and tests). */
   onStore?: (store: PanelStore) => void
+  /**
+   * Starts the worker the store runs in (panel/remote/store.worker.ts), so merging never holds
+   * the UI thread. The page that mounts the panel knows how its CSP lets it start one. Without
+   * it (or when it throws) the store runs on this thread.
+   */
+  startWorker?: () => Worker
+}
+
+/** The store in a worker when one can be started, else here; and how to stop the worker. */
+function createStore(shell: PanelShell, startWorker: MountOptions['startWorker']): { store: PanelStore; stop: () => void } {
+  let worker: Worker | null = null
+  try {
+    worker = startWorker?.() ?? null
+  } catch (err) {
+    console.warn('Deltascope: the store runs on the UI thread; its worker did not start:', err)
+  }
+  if (!worker) return { store: createPanelStore(shell), stop: () => {} }
+  const store = createStoreMirror(worker as unknown as Port<FromStore, ToStore>, shell)
+  // a worker that fails to load (a CSP that refuses it) says so where the user looks
+  const failed = (e: ErrorEvent) => store.failed(`The panel's worker failed (${e.message || 'it could not be loaded'}): reload the panel.`)
+  worker.addEventListener('error', failed)
+  return { store, stop: () => { worker.removeEventListener('error', failed); worker.terminate() } }
 }
 
 export function mountPanel(root: HTMLElement, shell: PanelShell, options: MountOptions = {}): () => void {
   root.classList.add('ds-mount')
-  const store = createPanelStore(shell)
+  const { store, stop } = createStore(shell, options.startWorker)
   const ui = createUiState(shell.theme(), shell.storage)
   options.onStore?.(store)
   const stopTheme = shell.onThemeChange((theme) => { ui.theme.value = theme })
-  const disconnect = shell.connect((event) => applyEvent(store, event))
+  const disconnect = shell.connect((event) => store.apply(event))
   // the host's search bar (DevTools' onSearch, where the shell relays it) drives the frame search
   const stopSearch = shell.onSearch?.((action, query) => {
-    if (action === 'performSearch') applyEvent(store, { type: 'search', query: query ?? '' })
-    else if (action === 'cancelSearch') applyEvent(store, { type: 'search', query: '' })
-    else applyEvent(store, { type: 'search-step', delta: action === 'nextSearchResult' ? 1 : -1 })
+    if (action === 'performSearch') store.apply({ type: 'search', query: query ?? '' })
+    else if (action === 'cancelSearch') store.apply({ type: 'search', query: '' })
+    else store.apply({ type: 'search-step', delta: action === 'nextSearchResult' ? 1 : -1 })
   })
   render(
     <PanelContext.Provider value={{ store, shell, ui }}>
@@ -77,6 +101,7 @@ export function mountPanel(root: HTMLElement, shell: PanelShell, options: MountO
     render(null, root)
     root.classList.remove('ds-mount')
     store.dispose()
+    stop()
   }
 }
 

@@ -46,11 +46,11 @@ import { createRedactionSettings, type RedactionSettings } from './store/redacti
 import { createStreamRules, type StreamRules } from './store/rules.js'
 import { Selection } from './store/selection.js'
 import { sortRows, START_ORDER, type RequestSort } from './store/sort.js'
-import type { FrameItem, HeldRecordings, Highlight, LiveState, Note, Recordings, RequestRow, SelectionView, StoreOptions } from './store/types.js'
+import type { FrameItem, HeldRecordings, Highlight, LiveState, Note, Recordings, RequestRow, SelectionState, SelectionView, StoreOptions } from './store/types.js'
 
 export type {
   BrokenInfo, ExportSource, FrameItem, HeldRecordings, HeldSource, Highlight, LiveState, Note, ProviderReason, Recordings, RequestRow, RequestState,
-  SearchView, SelectionView, StoreOptions,
+  SearchView, SelectionState, SelectionView, StoreOptions,
 } from './store/types.js'
 export { applyEvent, type PanelEvent } from './store/events.js'
 export type { CompareAgainst, ComparisonView } from './store/comparison.js'
@@ -155,6 +155,7 @@ export interface LocalPanelStore extends PanelStore {
   frameAt(field: FieldRef, offset: number): number | null
   /** The ranges a frame contributed, in the shown reply. */
   rangesFor(seq: number): Highlight[]
+  readonly selection: ReadonlySignal<SelectionState | null>
   readonly recordings: HeldRecordings
   readonly parts: StoreParts
 }

@@ -41,7 +41,7 @@ export function FrameList() {
   const wasLive = useRef(false)
   /** Widest event name seen in view for this request (characters): the column only grows, so rows don't shift while scrolling. */
   const labelChars = useRef(0)
-  const count = view?.items.length ?? 0
+  const count = view?.itemCount ?? 0
   const id = view?.id
   // a new request starts at the top
   const shownId = useRef<string | undefined>(undefined)

@@ -6,6 +6,7 @@ import type { CaptureEvent } from '../shell.js'
 import type { PanelStore } from '../store.js'
 import { PageInput } from './PageInput.js'
 import { createInlineShell } from './shell.js'
+import StoreWorker from '../remote/store.worker.ts?worker&inline'
 import './page.css'
 
 const inputRoot = document.getElementById('input')
@@ -18,7 +19,10 @@ html.dataset['theme'] = shell.theme()
 shell.onThemeChange((theme) => { html.dataset['theme'] = theme })
 
 let store: PanelStore | null = null
-mountPanel(panelRoot, shell, { onStore: (s) => { store = s } })
+// the store merges in a worker (from a Blob: a page opened from file:// can start no worker
+// from a file); `?deltascope-store=local` keeps it on the UI thread (the UI benchmark's before)
+const local = new URLSearchParams(location.search).get('deltascope-store') === 'local'
+mountPanel(panelRoot, shell, { onStore: (s) => { store = s }, ...(local ? {} : { startWorker: () => new StoreWorker() }) })
 render(<PageInput shell={shell} store={store!} />, inputRoot)
 
 /**

@@ -7,7 +7,7 @@
 import type { Provenance, Reply } from '../../src/library.js'
 import type { FieldRef } from '../provenance.js'
 import type { RequestModel } from './model.js'
-import type { Highlight, SelectionView } from './types.js'
+import type { Highlight, SelectionState } from './types.js'
 
 /** Position of a tool call of reply `from` in reply `to` (same wire index and id); null when `to` has no such call. */
 export function mapToolCall(from: Reply, to: Reply, choice: number, pos: number): number | null {
@@ -35,7 +35,7 @@ export function toShown(ranges: readonly Provenance[], latest: Reply, shown: Rep
 }
 
 /** The frame that produced a position of the shown reply. */
-export function frameAt(m: RequestModel, view: SelectionView, field: FieldRef, offset: number): number | null {
+export function frameAt(m: RequestModel, view: SelectionState, field: FieldRef, offset: number): number | null {
   let ref = field
   if (field.channel === 'arguments' && field.toolCall !== null) {
     const pos = mapToolCall(view.reply, view.latest, field.choice, field.toolCall)
@@ -46,6 +46,6 @@ export function frameAt(m: RequestModel, view: SelectionView, field: FieldRef, o
 }
 
 /** The ranges a frame contributed, in the shown reply. */
-export function rangesFor(m: RequestModel, view: SelectionView, seq: number): Highlight[] {
+export function rangesFor(m: RequestModel, view: SelectionState, seq: number): Highlight[] {
   return toShown(m.provenance.ensure().provenance.forFrame(seq), view.latest, view.reply)
 }

@@ -8,14 +8,14 @@ import { toShown } from './highlights.js'
 import type { RequestModel } from './model.js'
 import type { Recorder } from './recording.js'
 import { parseQuery, stepIndex } from './search.js'
-import type { Highlight, RequestRow, SearchView, SelectionView } from './types.js'
+import type { Highlight, RequestRow, SearchView, SelectionState } from './types.js'
 
 export class Selection {
   readonly id = signal<string | null>(null)
   readonly frame = signal<number | null>(null)
   /** Reply after frame N; null: the latest. */
   readonly scrub = signal<number | null>(null)
-  readonly view: ReadonlySignal<SelectionView | null>
+  readonly view: ReadonlySignal<SelectionState | null>
 
   /**
    * @param hideDimmed hide comments, pings and [DONE] in the frame list
@@ -139,7 +139,7 @@ export class Selection {
     })
   }
 
-  private viewOf(m: RequestModel, hide: boolean): SelectionView {
+  private viewOf(m: RequestModel, hide: boolean): SelectionState {
     const frameCount = m.merger.frameCount
     const latest = m.replies.latest()
     const at = this.scrub.value
@@ -175,6 +175,7 @@ export class Selection {
       scrub: scrubbed,
       frameCount,
       items,
+      itemCount: items.length,
       frame,
       frameIndex,
       highlight,

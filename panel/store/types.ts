@@ -145,8 +145,8 @@ export interface SelectionView {
   /** Reply after frame N; null: the latest. */
   scrub: number | null
   frameCount: number
-  /** The frame list: frame seqs (>= 0) and entries (-(index + 1)), in body order. */
-  items: Int32Array
+  /** Rows in the frame list (frames and entries; the matching frames while a search runs): store.frameItems reads them. */
+  itemCount: number
   /** The selected frame, and its position in `items` (-1 when hidden). */
   frame: number | null
   frameIndex: number
@@ -172,6 +172,12 @@ export interface SelectionView {
   loading: { done: number; total: number } | null
   /** Selecting a frame also rewinds the reply (off for very long streams, where it is slow). */
   autoScrub: boolean
+}
+
+/** The selection as the store keeps it: with its frame list, which only the store reads. */
+export interface SelectionState extends SelectionView {
+  /** The frame list: frame seqs (>= 0) and entries (-(index + 1)), in body order. */
+  items: Int32Array
 }
 
 /** Live capture, as the shell last reported it. */

@@ -4,10 +4,12 @@
 import { acceptDroppedFiles } from '../../panel/drop.js'
 import { mountPanel } from '../../panel/mount.js'
 import { createDevtoolsShell } from './devtools-shell.js'
+// the store merges in a worker, from the extension's own file (its CSP admits no blob: worker)
+import StoreWorker from '../../panel/remote/store.worker.ts?worker'
 
 const root = document.getElementById('app')
 if (!root) throw new Error('panel.html has no #app')
-mountPanel(root, createDevtoolsShell(), { onStore: (store) => acceptDroppedFiles(root, store) })
+mountPanel(root, createDevtoolsShell(), { onStore: (store) => acceptDroppedFiles(root, store), startWorker: () => new StoreWorker() })
 
 // Test builds only: report what the panel shows (test-probe.ts). '' in shipped builds, so the
 // bundler drops this branch and the probe module with it.

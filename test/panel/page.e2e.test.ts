@@ -228,6 +228,11 @@ describe('standalone page', () => {
     const allowed = /^\/(index\.html)?$|^\/assets\/[\w.-]+\.(js|css)$/
     for (const r of pageRequests) {
       const url = new URL(r.url)
+      // the store's worker, started from a Blob the page's own script made (CSP worker-src blob:)
+      if (url.protocol === 'blob:') {
+        expect(r.url.startsWith(`blob:${origin}/`), r.url).toBe(true)
+        continue
+      }
       expect(url.origin === origin || url.protocol === 'data:', r.url).toBe(true)
       expect(r.method).toBe('GET')
       expect(url.pathname, r.url).toMatch(allowed)
@@ -327,8 +332,8 @@ describe('standalone page', () => {
     // the 20 MB are not kept in the text box
     expect(result.kept).toBe(0)
     console.log(`20 MB paste: ${result.frames} frames in ${Math.round(result.ms)} ms, ${result.updates} repaints with a new frame count, longest gap between animation frames ${Math.round(result.longest)} ms`)
-    // the page kept painting while it merged: the frame count grew in many steps...
-    expect(result.updates).toBeGreaterThan(10)
+    // the page kept painting while the worker merged: the frame count grew in steps, not only at the end...
+    expect(result.updates).toBeGreaterThan(4)
     // ...and never froze (the bound is loose: CI machines are slow and shared)
     expect(result.longest).toBeLessThan(2000)
     // the paste replaced the earlier pasted stream

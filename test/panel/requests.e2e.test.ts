@@ -166,7 +166,7 @@ describe('notes, empty states, pretty arguments', () => {
   it('a pasted body that is not a stream: says what was done and shows its raw text', async () => {
     await page.getByLabel('Paste a stream').fill('<html><body>502 Bad Gateway</body></html>')
     await expect.poll(() => page.locator('[data-testid="request-row"][aria-selected="true"]').getAttribute('data-state')).toBe('finished')
-    expect(await byTestId('unread-raw').textContent()).toBe('<html><body>502 Bad Gateway</body></html>')
+    await expect.poll(() => byTestId('unread-raw').textContent()).toBe('<html><body>502 Bad Gateway</body></html>')
     expect(await byTestId('unread-body').locator('p').first().textContent())
       .toBe('Not read as a stream: this body is not SSE, NDJSON or a JSON array, so it has no frames and no reply. Its raw text is below (41 B); pick a transport above to read it anyway.')
     expect(await byTestId('reply-empty').textContent()).toBe('No reply: the body was not read as a stream (its raw text is under Frames).')

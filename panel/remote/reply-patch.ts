@@ -1,41 +1,8 @@
-// Merging off the UI thread (issue 18): the messages between the panel's UI thread and the
-// worker that runs its mergers (host.ts in the worker, client.ts on the UI side). Plain data
-// only, small on the way back: a request's row facts, its reply as the parts that changed
-// (text appended since the last update, the small fields whole), and a window of frames
-// when the UI asks for the rows it shows. Bodies go to the worker as bytes (transferred,
-// not copied, when the UI owns their buffer) and stay there: the worker's merger holds each
-// byte once.
+// A reply sent again after a change, as what changed (protocol.ts): a stream's text only grows
+// while it is merged, so each text field goes as the text appended since the last update;
+// tool calls, usage and finish reasons are small and go whole; the errors as the new ones.
 
-import type { Frame, MergeOptions, ProviderId, Reply, ReplyChoice, Transport } from '../../src/library.js'
-
-export type ToWorker =
-  | { type: 'open'; id: string; options: MergeOptions }
-  | { type: 'push'; id: string; data: Uint8Array | string; t: number | null }
-  | { type: 'end'; id: string }
-  /** Frames [from, to) of a request, answered by a `frames` message with the same `call`. */
-  | { type: 'frames'; id: string; call: number; from: number; to: number }
-  /** Drops the request's merger and everything derived from it. */
-  | { type: 'release'; id: string }
-
-export type FromWorker =
-  | { type: 'update'; id: string; facts: MergeFacts; reply: ReplyPatch }
-  | { type: 'frames'; id: string; call: number; frames: Frame[] }
-  /** The merger threw (a push after its end, …): that request stops, the worker goes on. */
-  | { type: 'failed'; id: string; message: string }
-
-/** What the request list shows of a request, as the worker's merger counts it. */
-export interface MergeFacts {
-  frameCount: number
-  /** Body bytes merged. */
-  bytes: number
-  /** Frames whose data failed to parse, and other frame errors (the Reply's errors). */
-  errors: number
-  done: boolean
-  provider: ProviderId
-  transport: Transport
-  /** end() was called: the reply is final. */
-  ended: boolean
-}
+import type { ProviderId, Reply, ReplyChoice, Transport } from '../../src/library.js'
 
 /** A text field of a choice: the same as before up to `from`, then `text`. */
 export interface TextPatch { from: number; text: string }
@@ -78,11 +45,12 @@ export function diffReply(prev: Reply | null, next: Reply): ReplyPatch {
     const before = prev?.choices.find((p) => p.index === c.index)
     const patch = { index: c.index, role: c.role, finishReason: c.finishReason } as ChoicePatch
     for (const f of TEXT) patch[f] = textPatch(before?.[f], c[f])
-    patch.toolCalls = before && JSON.stringify(before.toolCalls) === JSON.stringify(c.toolCalls) ? null : c.toolCalls
+    patch.toolCalls = before && (before.toolCalls === c.toolCalls || JSON.stringify(before.toolCalls) === JSON.stringify(c.toolCalls)) ? null : c.toolCalls
     return patch
   })
-  // errors only grow while a stream is merged
-  const errorsFrom = prev && prev.errors.length <= next.errors.length ? prev.errors.length : 0
+  // errors only grow while a stream is merged (the same objects: a merger read again has others)
+  const kept = prev ? prev.errors.length : 0
+  const errorsFrom = kept > 0 && kept <= next.errors.length && prev!.errors[kept - 1] === next.errors[kept - 1] && prev!.errors[0] === next.errors[0] ? kept : 0
   return {
     transport: next.transport, provider: next.provider, done: next.done, frameCount: next.frameCount,
     choices, usage: next.usage, errorsFrom, errors: next.errors.slice(errorsFrom),

@@ -1,0 +1,215 @@
+// The panel's store where it runs in a worker: the store itself (panel/store.ts, unchanged),
+// driven by the messages of its mirror on the UI thread (mirror.ts), and what changed sent
+// back after each change, coalesced: one `state` per task, however many signals changed in
+// it. Only this side holds bodies and mergers; the mirror holds what the UI shows.
+
+import { effect } from '@preact/signals'
+import type { Reply } from '../../src/library.js'
+import { createPanelStore, type LocalPanelStore } from '../store.js'
+import type { StoreOptions } from '../store/types.js'
+import type { RequestRow, SelectionState } from '../store/types.js'
+import { diffList } from './list-patch.js'
+import type { Answer, Command, FromStore, Port, Question, SelectionPatch, SourceData, StatePatch, ToStore } from './protocol.js'
+import { diffReply } from './reply-patch.js'
+
+/** Batches run at most this often (ms): a worker has no animation frames to follow. */
+const BATCH_MS = 16
+
+/** What was sent last, to send only what changed. */
+interface Sent {
+  requests: RequestRow[] | null
+  rows: RequestRow[] | null
+  notes: unknown
+  live: unknown
+  selectedId: unknown
+  selectedFrame: unknown
+  comparison: unknown
+  selection: SelectionState | null
+  /** The replies sent for the selected request (the baseline of the next patches). */
+  latest: Reply | null
+  window: { selection: SelectionState | null } | null
+}
+
+export interface StoreHost {
+  readonly store: LocalPanelStore
+  /** Sends what changed now (tests; otherwise once per task). */
+  flush(): void
+  dispose(): void
+}
+
+export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOptions = {}): StoreHost {
+  const store = createPanelStore(null, {
+    schedule: (run) => { setTimeout(run, BATCH_MS) },
+    ...options,
+  })
+  const sent: Sent = {
+    requests: null, rows: null, notes: null, live: null, selectedId: undefined, selectedFrame: undefined,
+    comparison: null, selection: null, latest: null, window: null,
+  }
+  let window = { from: 0, to: 0, tail: false }
+  let pending = false
+  const post = (message: FromStore, transfer: Transferable[] = []) => port.postMessage(message, transfer)
+
+  const flush = () => {
+    pending = false
+    const patch: StatePatch = {}
+    const requests = store.requests.peek()
+    const requestsPatch = diffList(sent.requests, requests)
+    if (requestsPatch) patch.requests = requestsPatch
+    sent.requests = requests
+    const rows = store.rows.peek()
+    if (rows !== sent.rows) {
+      if (sent.rows === null || rows.length !== sent.rows.length || rows.some((r, i) => r.id !== sent.rows![i]!.id)) patch.rows = rows.map((r) => r.id)
+      sent.rows = rows
+    }
+    const plain = ['notes', 'live', 'selectedId', 'selectedFrame', 'comparison'] as const
+    for (const name of plain) {
+      const value = store[name].peek()
+      if (value !== sent[name]) {
+        ;(patch as Record<string, unknown>)[name] = value
+        sent[name] = value
+      }
+    }
+    const view = store.selection.peek()
+    if (view !== sent.selection) {
+      patch.selection = view === null ? null : selectionPatch(sent.selection, view)
+      sent.latest = view?.latest ?? null
+    }
+    if (view !== null && sent.window?.selection !== view) {
+      const length = view.items.length
+      const to = window.tail ? length : Math.min(window.to, length)
+      const from = window.tail ? Math.max(0, length - (window.to - window.from)) : Math.min(window.from, to)
+      patch.window = { from, items: store.frameItems(from, to) }
+      sent.window = { selection: view }
+    }
+    sent.selection = view
+    if (Object.keys(patch).length > 0) post({ type: 'state', patch })
+  }
+
+  /** The selection as changes since the one sent (the same request), or whole. */
+  const selectionPatch = (prev: SelectionState | null, view: SelectionState): SelectionPatch => {
+    const same = prev !== null && prev.id === view.id
+    const { items: _items, reply, latest, diagnostics, streamErrors, ...rest } = view
+    return {
+      // the frame list's length only (itemCount): its rows in view come as `window`
+      ...rest,
+      latest: diffReply(same ? sent.latest : null, latest),
+      reply: reply === latest ? null : diffReply(null, reply),
+      diagnostics: diffList(same ? prev!.diagnostics : null, diagnostics) ?? { keep: diagnostics.length, add: [] },
+      streamErrors: diffList(same ? prev!.streamErrors : null, streamErrors) ?? { keep: streamErrors.length, add: [] },
+    }
+  }
+
+  const changed = () => {
+    if (pending) return
+    pending = true
+    setTimeout(flush, 0)
+  }
+  // every signal the UI shows: any change sends a state (once per task)
+  const stopWatching = effect(() => {
+    store.requests.value
+    store.rows.value
+    store.notes.value
+    store.live.value
+    store.selectedId.value
+    store.selectedFrame.value
+    store.selection.value
+    store.comparison.value
+    changed()
+  })
+
+  const command = (c: Command) => {
+    switch (c.name) {
+      case 'select': store.select(c.id); return
+      case 'selectFrame': store.selectFrame(c.seq, c.scrub === undefined ? undefined : { scrub: c.scrub }); return
+      case 'moveFrame': store.moveFrame(c.delta); return
+      case 'searchStep': store.searchStep(c.delta); return
+      case 'moveRequest': store.moveRequest(c.delta); return
+      case 'scrubTo': store.scrubTo(c.seq); return
+      case 'pin': store.pin(c.id, c.on); return
+      case 'clear': store.clear(); return
+      case 'dismissNote': store.dismissNote(c.index); return
+      case 'clearNotes': store.clearNotes(); return
+    }
+  }
+
+  const answer = (q: Question): { value: Answer; transfer: Transferable[] } => {
+    switch (q.what) {
+      case 'frame': return { value: store.frame(q.seq), transfer: [] }
+      case 'selectFrameAt': {
+        const seq = store.frameAt(q.field, q.offset)
+        if (seq !== null) store.selectFrame(seq, { scrub: false })
+        return { value: seq !== null, transfer: [] }
+      }
+      case 'frames': return { value: store.recordings.get(q.id)?.frames() ?? null, transfer: [] }
+      case 'head': {
+        const head = store.parts.recorder.head(q.id, q.maxBytes)
+        // a copy of its own: a view would clone the merger's whole block
+        const copy = head && head.slice()
+        return { value: copy, transfer: copy ? [copy.buffer] : [] }
+      }
+      case 'load': {
+        const held = store.recordings.get(q.id)
+        if (!held) return { value: null, transfer: [] }
+        const { chunks, frames: _frames, ...rest } = held
+        const ends: number[] = []
+        const ts: Array<number | null> = []
+        let size = 0
+        for (const c of chunks) size += typeof c.data === 'string' ? new TextEncoder().encode(c.data).length : c.data.byteLength
+        const body = new Uint8Array(size)
+        let at = 0
+        for (const c of chunks) {
+          const bytes = typeof c.data === 'string' ? new TextEncoder().encode(c.data) : c.data
+          body.set(bytes, at)
+          at += bytes.byteLength
+          ends.push(at)
+          ts.push(c.t)
+        }
+        const source: SourceData = { ...rest, body, ends, ts }
+        return { value: source, transfer: [body.buffer] }
+      }
+    }
+  }
+
+  port.onmessage = ({ data: msg }) => {
+    switch (msg.type) {
+      case 'event': store.apply(msg.event); return
+      case 'set': {
+        const s = msg.settings
+        if (s.filter !== undefined) store.filter.value = s.filter
+        if (s.sort !== undefined) store.sort.value = s.sort
+        if (s.search !== undefined) store.search.value = s.search
+        if (s.hideDimmed !== undefined) store.hideDimmed.value = s.hideDimmed
+        if (s.preserveLog !== undefined) store.preserveLog.value = s.preserveLog
+        if (s.memoryBudget !== undefined) store.memoryBudget.value = s.memoryBudget
+        return
+      }
+      case 'command': command(msg.command); return
+      case 'ask': {
+        let reply: { value: Answer; transfer: Transferable[] }
+        try {
+          reply = answer(msg.question)
+        } catch {
+          reply = { value: null, transfer: [] }
+        }
+        post({ type: 'answer', call: msg.call, value: reply.value }, reply.transfer)
+        return
+      }
+      case 'window':
+        window = { from: msg.from, to: msg.to, tail: msg.tail }
+        sent.window = null // sent again, even for the same selection
+        changed()
+        return
+      case 'dispose':
+        dispose()
+        return
+    }
+  }
+
+  function dispose(): void {
+    stopWatching()
+    store.dispose()
+  }
+
+  return { store, flush, dispose }
+}

@@ -1,0 +1,42 @@
+// A list sent again after a change, as what changed: most of the store's lists (the request
+// rows, a stream's diagnostics and errors) only grow, or change an entry or two, between two
+// updates, and cloning 100,000 diagnostics per update would cost more than the update.
+// Entries are compared by identity: the store keeps an entry's object while it is unchanged.
+
+export type ListPatch<T> =
+  /** The list whole. */
+  | { whole: T[] }
+  /** The previous list up to `keep`, then `add`. */
+  | { keep: number; add: T[] }
+  /** The previous list with the entries at these indexes replaced (same length). */
+  | { set: Array<[number, T]> }
+
+/** What changed from `prev` (the list last sent; null: none) to `next`. */
+export function diffList<T>(prev: readonly T[] | null, next: readonly T[]): ListPatch<T> | null {
+  if (prev === next) return null
+  if (prev === null || prev.length === 0) return { whole: next.slice() }
+  if (next.length >= prev.length) {
+    // grown at the end (its first and last old entries where they were: the usual case)
+    if (next[0] === prev[0] && next[prev.length - 1] === prev[prev.length - 1]) {
+      let same = true
+      for (let i = 0; i < prev.length && same; i++) same = next[i] === prev[i]
+      if (same) return next.length === prev.length ? null : { keep: prev.length, add: next.slice(prev.length) }
+    }
+  }
+  if (next.length === prev.length) {
+    const set: Array<[number, T]> = []
+    for (let i = 0; i < next.length; i++) if (next[i] !== prev[i]) set.push([i, next[i]!])
+    if (set.length === 0) return null
+    if (set.length * 4 < next.length) return { set }
+  }
+  return { whole: next.slice() }
+}
+
+/** The list after `patch`, from the one before it. */
+export function applyList<T>(prev: readonly T[], patch: ListPatch<T>): T[] {
+  if ('whole' in patch) return patch.whole
+  if ('keep' in patch) return patch.add.length === 0 && patch.keep === prev.length ? (prev as T[]) : [...prev.slice(0, patch.keep), ...patch.add]
+  const next = prev.slice()
+  for (const [i, v] of patch.set) next[i] = v
+  return next
+}

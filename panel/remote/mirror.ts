@@ -1,0 +1,232 @@
+// The panel's store as the UI thread sees it when the store runs in a worker (host.ts): the
+// same PanelStore the components use, its signals following the worker's `state` messages,
+// its commands and events sent there in order. What needs a body is asked for: the rows in
+// view come with every change once asked for (the tail of the list while it is followed),
+// a frame or an export is answered later. Settings the user changes here (filter, sort,
+// search, …) are this side's and sent on; the stream rules and the redaction list stay
+// here too, with the shell's storage.
+
+import { batch, computed, effect, signal } from '@preact/signals'
+import type { Frame } from '../../src/library.js'
+import type { PanelShell } from '../shell.js'
+import { applySavedRules, type PanelStore } from '../store.js'
+import type { ComparisonView } from '../store/comparison.js'
+import type { PanelEvent } from '../store/events.js'
+import { DEFAULT_MEMORY_BUDGET } from '../store/memory.js'
+import { createRedactionSettings } from '../store/redaction.js'
+import { createStreamRules } from '../store/rules.js'
+import { START_ORDER, type RequestSort } from '../store/sort.js'
+import type { ExportSource, FrameItem, LiveState, Note, RequestRow, SelectionView } from '../store/types.js'
+import { applyList } from './list-patch.js'
+import type { Answer, Command, FromStore, Port, Question, SelectionPatch, SourceData, StatePatch, ToStore, UiSettings } from './protocol.js'
+import { applyPatch } from './reply-patch.js'
+
+/** Rows asked for beyond the ones in view, on each side (a scroll of a few rows needs no new window). */
+const WINDOW_MARGIN = 60
+
+export interface StoreMirror extends PanelStore {
+  /** The worker failed (it could not be loaded, or it threw): said where the user looks. */
+  failed(message: string): void
+}
+
+export function createStoreMirror(port: Port<FromStore, ToStore>, shell?: Pick<PanelShell, 'kind' | 'live' | 'redactionStore' | 'rulesStore'> | null): StoreMirror {
+  const post = (message: ToStore) => port.postMessage(message)
+  const version = signal(0)
+  const requests = signal<RequestRow[]>([])
+  const rowIds = signal<string[]>([])
+  const rows = computed(() => {
+    const byId = new Map(requests.value.map((r) => [r.id, r]))
+    return rowIds.value.flatMap((id) => byId.get(id) ?? [])
+  })
+  const notes = signal<Note[]>([])
+  const live = signal<LiveState>({ enabled: initialLive(shell), message: null })
+  const selectedId = signal<string | null>(null)
+  const selectedFrame = signal<number | null>(null)
+  const selection = signal<SelectionView | null>(null)
+  const comparison = signal<ComparisonView | null>(null)
+  /** The rows in view as last sent, for the selection as it is. */
+  const window = signal<{ from: number; items: FrameItem[] } | null>(null)
+  /** Bumped when an answer arrives that a render may be waiting for (a frame). */
+  const answers = signal(0)
+
+  // this side's settings: the worker's copy follows each change
+  const settings = {
+    filter: signal(''),
+    sort: signal<RequestSort>(START_ORDER),
+    search: signal(''),
+    hideDimmed: signal(false),
+    preserveLog: signal(false),
+    memoryBudget: signal(DEFAULT_MEMORY_BUDGET),
+  }
+  const stopSettings = (Object.keys(settings) as Array<keyof UiSettings>).map((name) =>
+    effect(() => { post({ type: 'set', settings: { [name]: settings[name].value } }) }))
+
+  // questions and their answers
+  let calls = 0
+  const waiting = new Map<number, (value: Answer) => void>()
+  const ask = <T extends Answer>(question: Question): Promise<T> => {
+    const call = ++calls
+    return new Promise<T>((resolve) => {
+      waiting.set(call, resolve as (value: Answer) => void)
+      post({ type: 'ask', call, question })
+    })
+  }
+  const command = (c: Command) => post({ type: 'command', command: c })
+
+  /** Frames of the selected request as read (a new request, or a forced reading, starts over). */
+  let frames = { key: '', bySeq: new Map<number, Frame | null>() }
+  const frameKey = (view: SelectionView | null) => (view ? `${view.id}\u0000${JSON.stringify(view.row.forced)}` : '')
+  const frameCache = () => {
+    const key = frameKey(selection.peek())
+    if (frames.key !== key) frames = { key, bySeq: new Map() }
+    return frames
+  }
+  const loadFrame = async (seq: number): Promise<Frame | null> => {
+    const cache = frameCache()
+    if (cache.bySeq.has(seq)) return cache.bySeq.get(seq)!
+    const frame = await ask<Frame | null>({ what: 'frame', seq })
+    if (frames === cache) {
+      cache.bySeq.set(seq, frame)
+      answers.value++
+    }
+    return frame
+  }
+
+  /** The window last asked for, not to ask for it again before it arrives. */
+  let asked = { from: -1, to: -1, tail: false }
+  const askWindow = (from: number, to: number, count: number) => {
+    // the end of the list in view: its tail is asked for, and comes with each batch that grows it
+    const tail = to >= count
+    const want = tail
+      ? { from: 0, to: to - from + 2 * WINDOW_MARGIN, tail }
+      : { from: Math.max(0, from - WINDOW_MARGIN), to: to + WINDOW_MARGIN, tail }
+    if (want.from === asked.from && want.to === asked.to && want.tail === asked.tail) return
+    asked = want
+    post({ type: 'window', ...want })
+  }
+
+  const applySelection = (prev: SelectionView | null, p: SelectionPatch): SelectionView => {
+    const same = prev !== null && prev.id === p.id
+    const latest = applyPatch(same ? prev.latest : null, p.latest)
+    const { latest: _l, reply: replyPatch, diagnostics, streamErrors, ...rest } = p
+    return {
+      ...rest,
+      latest,
+      reply: replyPatch === null ? latest : applyPatch(null, replyPatch),
+      diagnostics: applyList(same ? prev.diagnostics : [], diagnostics),
+      streamErrors: applyList(same ? prev.streamErrors : [], streamErrors),
+    }
+  }
+
+  const applyState = (patch: StatePatch) => {
+    batch(() => {
+      if (patch.requests) requests.value = applyList(requests.peek(), patch.requests)
+      if (patch.rows) rowIds.value = patch.rows
+      if (patch.notes !== undefined) notes.value = patch.notes
+      if (patch.live !== undefined) live.value = patch.live
+      if (patch.selectedId !== undefined) selectedId.value = patch.selectedId
+      if (patch.selectedFrame !== undefined) selectedFrame.value = patch.selectedFrame
+      if (patch.comparison !== undefined) comparison.value = patch.comparison
+      if (patch.selection !== undefined) {
+        const prev = selection.peek()
+        const next = patch.selection === null ? null : applySelection(prev, patch.selection)
+        // the last frame of a stream still arriving may be read again (dispatched at its end)
+        if (prev && next && prev.id === next.id && (prev.frameCount !== next.frameCount || prev.row.state !== next.row.state)) frames.bySeq.delete(prev.frameCount - 1)
+        selection.value = next
+      }
+      if (patch.window) {
+        window.value = patch.window
+        asked = { from: -1, to: -1, tail: false }
+      }
+      version.value++
+    })
+  }
+
+  port.onmessage = ({ data: msg }) => {
+    if (msg.type === 'state') { applyState(msg.patch); return }
+    const resolve = waiting.get(msg.call)
+    waiting.delete(msg.call)
+    resolve?.(msg.value)
+  }
+
+  const sourceOf = (id: string, data: SourceData): ExportSource => {
+    const { body, ends, ts, ...rest } = data
+    const chunks = ends.map((end, i) => ({ data: body.subarray(i === 0 ? 0 : ends[i - 1]!, end), t: ts[i]! }))
+    return { ...rest, chunks, frames: async () => (await ask<Frame[] | null>({ what: 'frames', id })) ?? [] }
+  }
+
+  const store: StoreMirror = {
+    apply(event: PanelEvent) {
+      if (event.type === 'search') { settings.search.value = event.query; return }
+      if (event.type === 'search-step') { command({ name: 'searchStep', delta: event.delta }); return }
+      post({ type: 'event', event })
+      // a URL the user saved rules for is read with them from its first byte
+      const rules = event.type === 'request' ? store.rules.ruleFor(event.request.url) : null
+      if (rules && event.type === 'request') post({ type: 'event', event: { type: 'force', id: event.request.id, forced: { rules } } })
+    },
+    version,
+    requests,
+    rows,
+    ...settings,
+    pin: (id, on) => command({ name: 'pin', id, on }),
+    notes,
+    live,
+    selectedId,
+    selectedFrame,
+    selection,
+    comparison,
+    select: (id) => command({ name: 'select', id }),
+    selectFrame: (seq, options) => command({ name: 'selectFrame', seq, ...(options?.scrub !== undefined ? { scrub: options.scrub } : {}) }),
+    moveFrame: (delta) => command({ name: 'moveFrame', delta }),
+    searchStep: (delta) => command({ name: 'searchStep', delta }),
+    moveRequest: (delta) => command({ name: 'moveRequest', delta }),
+    scrubTo: (seq) => command({ name: 'scrubTo', seq }),
+    frameItems(from, to) {
+      const w = window.value
+      const view = selection.peek()
+      const out: Array<FrameItem | null> = []
+      for (let i = from; i < to; i++) out.push(w && i >= w.from && i < w.from + w.items.length ? w.items[i - w.from]! : null)
+      if (view && out.includes(null)) askWindow(from, to, view.itemCount)
+      return out
+    },
+    frame(seq) {
+      answers.value // a render that read a frame not here yet runs again when it arrives
+      const cache = frameCache()
+      if (cache.bySeq.has(seq)) return cache.bySeq.get(seq)!
+      void loadFrame(seq)
+      return null
+    },
+    loadFrame,
+    selectFrameAt: (field, offset) => ask<boolean>({ what: 'selectFrameAt', field, offset }),
+    clear: () => command({ name: 'clear' }),
+    dismissNote: (index) => command({ name: 'dismissNote', index }),
+    clearNotes: () => command({ name: 'clearNotes' }),
+    recordings: {
+      load: async (id) => {
+        const data = await ask<SourceData | null>({ what: 'load', id })
+        return data && sourceOf(id, data)
+      },
+      head: (id, maxBytes) => ask<Uint8Array | null>({ what: 'head', id, maxBytes }),
+    },
+    redaction: createRedactionSettings(shell?.redactionStore),
+    rules: createStreamRules(shell?.rulesStore),
+    failed(message) {
+      notes.value = [...notes.peek(), { level: 'warning', message }]
+    },
+    dispose() {
+      for (const stop of stopSettings) stop()
+      post({ type: 'dispose' })
+      port.onmessage = null
+    },
+  }
+  applySavedRules(store)
+  return store
+}
+
+function initialLive(shell: Pick<PanelShell, 'live'> | null | undefined): boolean {
+  try {
+    return shell?.live?.enabled?.() ?? false
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,104 @@
+// The panel's store in a worker (issue 18: merging off the UI thread): the messages between
+// the store (host.ts, in the worker) and its mirror on the UI thread (mirror.ts). Plain data
+// only. Commands and events go to the store in the order given; after each change the store
+// sends what changed, small: the reply as text appended (reply-patch.ts), lists as the
+// entries that are new or changed (list-patch.ts), the frame list as the rows in view. The
+// bodies stay in the worker: a frame, an export or a body's head is asked for and answered.
+
+import type { Frame } from '../../src/library.js'
+import type { FieldRef } from '../provenance.js'
+import type { ComparisonView } from '../store/comparison.js'
+import type { PanelEvent } from '../store/events.js'
+import type { RequestSort } from '../store/sort.js'
+import type { FrameItem, HeldSource, LiveState, Note, RequestRow, SelectionState, SelectionView } from '../store/types.js'
+import type { ListPatch } from './list-patch.js'
+import type { ReplyPatch } from './reply-patch.js'
+
+/** The store's signals the UI sets (the toolbar, the search box); the worker's copy follows. */
+export interface UiSettings {
+  filter: string
+  sort: RequestSort
+  search: string
+  hideDimmed: boolean
+  preserveLog: boolean
+  memoryBudget: number
+}
+
+/** The store's commands, by name, with their arguments. */
+export type Command =
+  | { name: 'select'; id: string | null }
+  | { name: 'selectFrame'; seq: number | null; scrub?: boolean }
+  | { name: 'moveFrame'; delta: number }
+  | { name: 'searchStep'; delta: number }
+  | { name: 'moveRequest'; delta: number }
+  | { name: 'scrubTo'; seq: number | null }
+  | { name: 'pin'; id: string; on: boolean }
+  | { name: 'clear' }
+  | { name: 'dismissNote'; index: number }
+  | { name: 'clearNotes' }
+
+/** Reads answered later, by an `answer` with the same `call`. */
+export type Question =
+  | { what: 'frame'; seq: number }
+  | { what: 'selectFrameAt'; field: FieldRef; offset: number }
+  | { what: 'load'; id: string }
+  | { what: 'frames'; id: string }
+  | { what: 'head'; id: string; maxBytes: number }
+
+export type ToStore =
+  | { type: 'event'; event: PanelEvent }
+  | { type: 'set'; settings: Partial<UiSettings> }
+  | { type: 'command'; command: Command }
+  | { type: 'ask'; call: number; question: Question }
+  /**
+   * The frame list rows the UI shows, sent with every change: positions [from, to) in the
+   * list, or with `tail` its last `to - from` rows (a list followed while it grows).
+   */
+  | { type: 'window'; from: number; to: number; tail: boolean }
+  | { type: 'dispose' }
+
+/** A request as an export reads it, its body in one buffer (views of the merger's blocks would each clone a whole block). */
+export interface SourceData extends Omit<HeldSource, 'chunks' | 'frames'> {
+  body: Uint8Array
+  /** Where each chunk ends in `body`, and when it arrived. */
+  ends: number[]
+  ts: Array<number | null>
+}
+
+export type Answer = Frame | boolean | SourceData | Frame[] | Uint8Array | null
+
+/** The selection, without its frame list (only its length: the rows in view come as `window`), its replies as patches. */
+export interface SelectionPatch extends Omit<SelectionView, 'reply' | 'latest' | 'diagnostics' | 'streamErrors'> {
+  /** The latest reply against the one sent before (for the same request), or from nothing. */
+  latest: ReplyPatch
+  /** The reply shown: null when it is the latest, else whole (a moment of the scrubber). */
+  reply: ReplyPatch | null
+  diagnostics: ListPatch<SelectionView['diagnostics'][number]>
+  streamErrors: ListPatch<SelectionView['streamErrors'][number]>
+}
+
+/** What changed in the store since the last `state` (a field absent: unchanged). */
+export interface StatePatch {
+  requests?: ListPatch<RequestRow>
+  /** The request list's rows, as ids of `requests`. */
+  rows?: string[]
+  notes?: Note[]
+  live?: LiveState
+  selectedId?: string | null
+  selectedFrame?: number | null
+  /** null: nothing selected. */
+  selection?: SelectionPatch | null
+  comparison?: ComparisonView | null
+  /** The frame list rows [from, from + items.length) of the selection as it is after this patch. */
+  window?: { from: number; items: FrameItem[] }
+}
+
+export type FromStore =
+  | { type: 'state'; patch: StatePatch }
+  | { type: 'answer'; call: number; value: Answer }
+
+/** Anything that passes messages like a Worker, a worker's global scope or a MessagePort. */
+export interface Port<In, Out> {
+  postMessage(message: Out, transfer?: Transferable[]): void
+  onmessage: ((event: { data: In }) => void) | null
+}

@@ -1,0 +1,258 @@
+// The panel's store in a worker (panel/remote): the store (host.ts) and its mirror on the UI
+// thread (mirror.ts) joined by a real MessageChannel, so every message is structured-cloned
+// as between a page and its worker. Each rule: what the mirror shows is exactly what the
+// store itself shows for the same events.
+
+import { afterEach, describe, expect, it } from 'vitest'
+import { createMerger, merge, type Reply } from '../../src/index.js'
+import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
+import { createPanelStore, type PanelStore } from '../../panel/store.js'
+import { createStoreHost } from '../../panel/remote/host.js'
+import { applyList, diffList } from '../../panel/remote/list-patch.js'
+import { createStoreMirror } from '../../panel/remote/mirror.js'
+import type { FromStore, Port, ToStore } from '../../panel/remote/protocol.js'
+import { applyPatch, diffReply } from '../../panel/remote/reply-patch.js'
+
+const T0 = 1_754_000_000_000
+const URL_ = 'https://api.openai.com/v1/chat/completions'
+
+function request(id: string, over: Partial<CapturedRequest> = {}): CaptureEvent {
+  return {
+    type: 'request',
+    request: {
+      id, method: 'POST', url: `${URL_}?x=${id}`, status: 200, requestHeaders: [], responseHeaders: [],
+      requestBody: '{"stream":true}', contentType: 'text/event-stream', startedAt: T0, source: 'live', ...over,
+    },
+  }
+}
+
+const chat = (delta: object, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+const STREAM = [
+  ': keep-alive\n\n',
+  chat({ role: 'assistant', content: 'Hé' }), chat({ content: 'llo' }),
+  chat({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get', arguments: '{"a"' } }] }),
+  chat({ tool_calls: [{ index: 0, function: { arguments: ':1}' } }] }),
+  'data: {"choices":[\n\n', chat({}, 'tool_calls'), 'data: [DONE]\n\n',
+]
+const BODY = STREAM.join('')
+
+function events(id: string, parts: string[], finish = true): CaptureEvent[] {
+  const out: CaptureEvent[] = [request(id)]
+  parts.forEach((p, i) => out.push({ type: 'chunk', id, data: new TextEncoder().encode(p), t: T0 + 10 * (i + 1) }))
+  if (finish) out.push({ type: 'finished', id, t: T0 + 10 * (parts.length + 1) })
+  return out
+}
+
+const open: Array<{ close(): void }> = []
+afterEach(() => { while (open.length) open.pop()!.close() })
+
+/** A mirror and its store joined by a MessageChannel, and a store of its own fed the same events (the reference). */
+function joined() {
+  const channel = new MessageChannel()
+  open.push(channel.port1, channel.port2)
+  const host = createStoreHost(channel.port1 as unknown as Port<ToStore, FromStore>)
+  const mirror = createStoreMirror(channel.port2 as unknown as Port<FromStore, ToStore>)
+  const local = createPanelStore(null, { schedule: (f) => { setTimeout(f, 0) } })
+  const apply = (list: CaptureEvent[]) => { for (const e of list) { mirror.apply(e); local.apply(e) } }
+  return { host, mirror, local, apply }
+}
+
+/** Waits until `check` holds (the messages went there and back), or fails after 2 s. */
+async function until(check: () => boolean): Promise<void> {
+  const end = Date.now() + 2000
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 5))
+  }
+}
+
+const finished = (store: PanelStore, id: string) => () => store.requests.value.find((r) => r.id === id)?.state === 'finished'
+
+describe('reply patches', () => {
+  const reply = (content: string, errors: Reply['errors'] = []): Reply => ({
+    transport: 'sse', provider: 'openai', done: false, frameCount: 1, usage: null, errors,
+    choices: [{ index: 0, role: 'assistant', content, reasoning: '', refusal: '', toolCalls: [], finishReason: null }],
+  })
+
+  it('sends a text that grew as what was appended, and rebuilds it exactly', () => {
+    const a = reply('Hello')
+    const b = reply('Hello, world')
+    const patch = diffReply(a, b)
+    expect(patch.choices[0]!.content).toEqual({ from: 5, text: ', world' })
+    expect(applyPatch(a, patch)).toEqual(b)
+  })
+
+  it('sends a text that did not grow from the one before whole', () => {
+    const patch = diffReply(reply('Hello'), reply('Help'))
+    expect(patch.choices[0]!.content).toEqual({ from: 0, text: 'Help' })
+    expect(applyPatch(reply('Hello'), patch)).toEqual(reply('Help'))
+  })
+
+  it('sends only the errors after the ones sent, when they are the same objects; all of them otherwise', () => {
+    const e1 = { frame: 0, offset: 0, line: 1, raw: 'x', message: 'm1' }
+    const e2 = { frame: 1, offset: 3, line: 3, raw: 'y', message: 'm2' }
+    const a = reply('', [e1])
+    expect(diffReply(a, reply('', [e1, e2]))).toMatchObject({ errorsFrom: 1, errors: [e2] })
+    // the same length, other objects: a merger read again (forced) found other errors
+    expect(diffReply(a, reply('', [{ ...e2 }]))).toMatchObject({ errorsFrom: 0, errors: [e2] })
+    expect(applyPatch(a, diffReply(a, reply('', [e1, e2])))).toEqual(reply('', [e1, e2]))
+  })
+})
+
+describe('list patches', () => {
+  const [a, b, c, d] = [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]
+
+  it('sends nothing for the same list, the new entries for a list that grew, the changed entries for one that changed in place', () => {
+    expect(diffList([a, b], [a, b])).toBeNull()
+    expect(diffList([a, b], [a, b, c])).toEqual({ keep: 2, add: [c] })
+    expect(diffList([a, b, c, d, a, b, c, d], [a, b, c, d, a, d, c, d])).toEqual({ set: [[5, d]] })
+    expect(diffList([a, b], [b, a])).toEqual({ whole: [b, a] })
+    expect(diffList(null, [a])).toEqual({ whole: [a] })
+  })
+
+  it('rebuilds the list exactly, and keeps the same list when nothing was added', () => {
+    const prev = [a, b, c, d]
+    for (const next of [[a, b, c, d, a], [a, c, c, d], [d], []]) expect(applyList(prev, diffList(prev, next)!)).toEqual(next)
+    expect(applyList(prev, { keep: 4, add: [] })).toBe(prev)
+  })
+})
+
+describe('the store in a worker, seen through its mirror', () => {
+  it('shows the same request rows, selection and reply as the store itself', async () => {
+    const { mirror, local, apply } = joined()
+    apply(events('r1', STREAM))
+    await until(finished(mirror, 'r1'))
+    await until(finished(local, 'r1'))
+    expect(mirror.requests.value).toEqual(local.requests.value)
+    expect(mirror.rows.value.map((r) => r.id)).toEqual(['r1'])
+    mirror.select('r1')
+    local.select('r1')
+    await until(() => mirror.selection.value !== null)
+    const { items: _items, ...expected } = local.selection.value!
+    expect(mirror.selection.value).toEqual(expected)
+    expect(mirror.selection.value!.latest).toEqual(merge(BODY, { url: `${URL_}?x=r1`, contentType: 'text/event-stream' }))
+    expect(mirror.selection.value!.itemCount).toBe(8)
+  })
+
+  it('rebuilds a reply that grows over many updates exactly, from the text appended', async () => {
+    const { mirror, apply } = joined()
+    apply(events('r1', [], false))
+    mirror.select('r1')
+    let body = ''
+    for (let i = 0; i < 30; i++) {
+      const part = chat({ content: `part ${i}, ` })
+      body += part
+      mirror.apply({ type: 'chunk', id: 'r1', data: part, t: T0 + i })
+      if (i % 7 === 0) await until(() => mirror.selection.value?.frameCount === i + 1)
+    }
+    mirror.apply({ type: 'finished', id: 'r1', t: T0 + 100 })
+    await until(finished(mirror, 'r1'))
+    await until(() => mirror.selection.value?.row.state === 'finished')
+    expect(mirror.selection.value!.latest.choices[0]!.content).toBe(merge(body).choices[0]!.content)
+  })
+
+  it('gives the rows in view once asked for: blank first, then exactly the store\'s own', async () => {
+    const { mirror, local, apply } = joined()
+    apply(events('r1', STREAM))
+    mirror.select('r1')
+    local.select('r1')
+    await until(() => mirror.selection.value?.row.state === 'finished')
+    expect(mirror.frameItems(0, 8)).toEqual(Array(8).fill(null))
+    await until(() => mirror.frameItems(0, 8)[0] !== null)
+    await until(() => local.selection.value?.index === 'ready')
+    await until(() => mirror.selection.value?.index === 'ready')
+    expect(mirror.frameItems(0, 8)).toEqual(local.frameItems(0, 8))
+  })
+
+  it('sends the tail of the list with each batch while the end of a growing list is in view', async () => {
+    const { mirror, apply } = joined()
+    apply(events('r1', [], false))
+    mirror.select('r1')
+    await until(() => mirror.selection.value !== null)
+    mirror.apply({ type: 'chunk', id: 'r1', data: chat({ content: 'a' }), t: T0 })
+    await until(() => mirror.selection.value?.itemCount === 1)
+    mirror.frameItems(0, 1) // the end of the list: its tail is asked for
+    await until(() => mirror.frameItems(0, 1)[0] !== null)
+    mirror.apply({ type: 'chunk', id: 'r1', data: chat({ content: 'b' }) + chat({ content: 'c' }), t: T0 + 1 })
+    await until(() => mirror.selection.value?.itemCount === 3)
+    // the new rows came with the batch that added them: nothing to ask
+    expect(mirror.frameItems(0, 3).map((i) => (i?.type === 'frame' ? i.seq : null))).toEqual([0, 1, 2])
+  })
+
+  it('answers a frame: null at first (asked for), then the exact frame; loadFrame waits for it', async () => {
+    const { mirror, apply } = joined()
+    apply(events('r1', STREAM))
+    mirror.select('r1')
+    await until(() => mirror.selection.value?.row.state === 'finished')
+    const m = createMerger({ url: `${URL_}?x=r1`, contentType: 'text/event-stream' })
+    STREAM.forEach((p, i) => m.push(p, T0 + 10 * (i + 1)))
+    m.end()
+    expect(mirror.frame(4)).toBeNull()
+    await until(() => mirror.frame(4) !== null)
+    expect(mirror.frame(4)).toEqual(m.frame(4))
+    expect(await mirror.loadFrame(1)).toEqual(m.frame(1))
+    expect(await mirror.loadFrame(99)).toBeNull()
+  })
+
+  it('loads a request for the exports: the body as it arrived, chunk by chunk with its times, the reply and the frames', async () => {
+    const { mirror, local, apply } = joined()
+    apply(events('r1', STREAM))
+    await until(finished(mirror, 'r1'))
+    await until(finished(local, 'r1'))
+    const source = (await mirror.recordings.load('r1'))!
+    const held = local.recordings.get('r1')!
+    expect(source.chunks.map((c) => [new TextDecoder().decode(c.data as Uint8Array), c.t])).toEqual(STREAM.map((p, i) => [p, T0 + 10 * (i + 1)]))
+    expect(source.expected).toEqual(held.expected)
+    expect([source.request, source.state, source.transport, source.truncated]).toEqual([held.request, 'finished', 'sse', false])
+    expect(await source.frames()).toEqual(held.frames())
+    expect(new TextDecoder().decode((await mirror.recordings.head('r1', 20))!)).toBe(BODY.slice(0, 20))
+    expect(await mirror.recordings.load('nope')).toBeNull()
+  })
+
+  it('sends the settings changed here to the store: the filter narrows the rows, the search the frame list', async () => {
+    const { mirror, apply } = joined()
+    apply(events('r1', STREAM))
+    apply(events('r2', [chat({ content: 'x' })]))
+    await until(() => mirror.rows.value.length === 2)
+    mirror.filter.value = 'x=r2'
+    await until(() => mirror.rows.value.length === 1)
+    expect(mirror.rows.value[0]!.id).toBe('r2')
+    mirror.filter.value = ''
+    mirror.select('r1')
+    mirror.apply({ type: 'search', query: 'call_1' })
+    expect(mirror.search.value).toBe('call_1')
+    await until(() => mirror.selection.value?.search?.done === true)
+    expect([mirror.selection.value!.search!.count, mirror.selection.value!.itemCount]).toEqual([1, 1])
+  })
+
+  it('selects the frame that wrote a position of the reply, and says when none did', async () => {
+    const { mirror, apply } = joined()
+    apply(events('r1', STREAM))
+    mirror.select('r1')
+    await until(() => mirror.selection.value?.index === 'ready')
+    expect(await mirror.selectFrameAt({ choice: 0, channel: 'content', toolCall: null }, 3)).toBe(true)
+    await until(() => mirror.selectedFrame.value !== null)
+    expect(mirror.selectedFrame.value).toBe(1)
+    expect(await mirror.selectFrameAt({ choice: 0, channel: 'content', toolCall: null }, 500)).toBe(false)
+  })
+
+  it('reads a request whose URL has saved rules with them, from its first byte', async () => {
+    const { mirror } = joined()
+    await mirror.rules.ready
+    const rules = { version: 1 as const, mode: 'append' as const, text: 'choices[*].delta.content' }
+    await mirror.rules.save(`${URL_}*`, rules)
+    for (const e of events('r1', STREAM)) mirror.apply(e)
+    await until(finished(mirror, 'r1'))
+    expect(mirror.requests.value[0]!.forced).toEqual({ rules })
+  })
+
+  it('clears, and a Clear on the mirror empties the store', async () => {
+    const { mirror, host, apply } = joined()
+    apply(events('r1', STREAM))
+    await until(finished(mirror, 'r1'))
+    mirror.clear()
+    await until(() => mirror.requests.value.length === 0)
+    expect(host.store.requests.value).toEqual([])
+  })
+})
