@@ -22,8 +22,8 @@ import { merge } from '../src/library.js'
 import { ROOT } from '../test/support/browser.js'
 
 export interface IngestFigures {
-  /** The worker path alone (workerIngest): file read → final reply on the UI side, the longest UI task, renderer growth. */
-  worker: { ms: number; ratio: number; longest: number; tasks: number; exact: boolean; peakGrowth: number }
+  /** The same page with its store on the UI thread (the baseline, measured alternately in the same run). */
+  local: PageRun & { ratio: number | null }
   name: string
   bytes: number
   frames: number
@@ -53,20 +53,6 @@ export function brokenFrames(frames: number): string {
   const out: string[] = []
   for (let i = 0; i < frames; i++) out.push(`data: {x${i % 10}\n\n`)
   return out.join('')
-}
-
-const bundles = new Map<string, string>()
-/** A module of this repository as one classic script (`globalName` set, or none for a worker). */
-function bundleOf(entry: string, globalName?: string): string {
-  let code = bundles.get(entry)
-  if (code === undefined) {
-    code = buildSync({
-      entryPoints: [join(ROOT, entry)], bundle: true, format: 'iife', write: false, platform: 'browser', target: 'es2022', minify: true,
-      ...(globalName ? { globalName } : {}),
-    }).outputFiles[0]!.text
-    bundles.set(entry, code)
-  }
-  return code
 }
 
 let coreBundle: string | null = null
@@ -182,56 +168,91 @@ async function pageIngest(page: Page, pids: number[], file: string, want: { fram
   return { ...done, peak: total(pids, 'VmHWM') }
 }
 
+/** Where the page was and went: its time to the final reply, its UI thread, the renderer's memory. */
+export interface PageRun {
+  ms: number | null
+  longestTaskMs: number
+  longTasks: number
+  /** Renderer resident set (bytes), all renderer processes: before (after a GC), peak during, after Clear and a GC. */
+  rssBefore: number
+  rssPeak: number
+  rssAfterClear: number
+  /** JS heap used (bytes) on the page's thread, before, holding the body, after Clear (each after a GC). */
+  heapBefore: number
+  heapAfter: number
+  heapAfterClear: number
+}
+
 /**
- * The worker path alone (panel/worker, not yet what the page's store reads): in a blank page,
- * the file's byte stream sent to the merging worker (bytes transferred), from the start to
- * the final reply rebuilt on the UI side; the longest task on the page's thread meanwhile.
+ * Garbage-collects every worker of the browser (the page's store worker holds the bodies):
+ * HeapProfiler.collectGarbage sent to each worker target through the browser's CDP session.
  */
-export async function workerIngest(browser: Browser, file: string, want: { frames: number; finish: string }): Promise<{ ms: number; longest: number; tasks: number; exact: boolean; peakGrowth: number }> {
-  const page = await browser.newPage()
+async function collectWorkers(browser: Browser): Promise<void> {
+  const cdp = await browser.newBrowserCDPSession()
   try {
-    await page.setContent('<input type="file" id="f">')
-    await page.addScriptTag({ content: bundleOf('panel/worker/client.ts', 'DeltascopeWorkerClient') })
-    await page.evaluate((code) => { (window as unknown as { __workerCode: string }).__workerCode = code }, bundleOf('panel/worker/merge.worker.ts'))
-    await page.setInputFiles('#f', file)
-    const pids = await rendererPids(browser)
-    const before = total(pids, 'VmRSS')
-    for (const pid of pids) writeFileSync(`/proc/${pid}/clear_refs`, '5')
-    const run = await page.evaluate(async (want) => {
-      type Client = { open(id: string, o: object): { push(d: Uint8Array, t: null, owned: boolean): void; end(): void; facts: { ended: boolean; frameCount: number } | null; reply: { choices: Array<{ finishReason: string | null }> } | null } ; onUpdate(f: (id: string) => void): () => void }
-      const w = window as unknown as { __workerCode: string; DeltascopeWorkerClient: { createMergeClient(w: Worker): Client } }
-      let longest = 0
-      let tasks = 0
-      const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) { longest = Math.max(longest, e.duration); tasks++ } })
-      observer.observe({ type: 'longtask' })
-      const worker = new Worker(URL.createObjectURL(new Blob([w.__workerCode], { type: 'text/javascript' })))
-      const client = w.DeltascopeWorkerClient.createMergeClient(worker)
-      const f = (document.getElementById('f') as HTMLInputElement).files![0]!
-      const t0 = performance.now()
-      const r = client.open('file', { url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' })
-      const ended = new Promise<void>((resolve) => { client.onUpdate(() => { if (r.facts?.ended) resolve() }) })
-      const reader = f.stream().getReader()
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) break
-        r.push(value, null, true)
+    const { targetInfos } = await cdp.send('Target.getTargets') as { targetInfos: Array<{ targetId: string; type: string }> }
+    for (const t of targetInfos.filter((t) => t.type === 'worker')) {
+      const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: t.targetId, flatten: false }) as { sessionId: string }
+      for (const [id, method] of [[1, 'HeapProfiler.enable'], [2, 'HeapProfiler.collectGarbage']] as const) {
+        await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) })
       }
-      r.end()
-      await ended
-      const ms = performance.now() - t0
-      await new Promise((res) => setTimeout(res, 50))
-      observer.disconnect()
-      worker.terminate()
-      return { ms, longest, tasks, exact: r.facts!.frameCount === want.frames && (r.reply!.choices[0]?.finishReason ?? '') === want.finish }
-    }, want)
-    return { ...run, peakGrowth: total(pids, 'VmHWM') - before }
+      await new Promise((r) => setTimeout(r, 300))
+      await cdp.send('Target.detachFromTarget', { sessionId })
+    }
+  } finally {
+    await cdp.detach()
+  }
+}
+
+/** A fresh page at the standalone page (`url`), idle once its sample is loaded. */
+async function openPage(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } })
+  await page.addInitScript({ content: 'window.__name = (f) => f' })
+  await page.goto(url)
+  await page.waitForFunction(() => document.querySelector('[data-testid=request-row][data-state=finished]') !== null)
+  return page
+}
+
+/** The page at `url` given the file: to the final reply, then Clear; memory around both. */
+async function pageRun(browser: Browser, url: string, file: string, want: { frames: number; finish: string }, timeoutMs: number, profile: string | null, log: (s: string) => void): Promise<PageRun> {
+  const page = await openPage(browser, url)
+  try {
+    const pids = await rendererPids(browser)
+    await collectWorkers(browser)
+    const heapBefore = await collect(page)
+    const rssBefore = total(pids, 'VmRSS')
+    // --profile=FILE: a CPU profile of the page's ingest, for Chrome DevTools' Performance panel
+    const cdp = profile ? await page.context().newCDPSession(page) : null
+    if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start') }
+    const run = await pageIngest(page, pids, file, want, timeoutMs)
+    if (cdp) {
+      const { profile: p } = await cdp.send('Profiler.stop')
+      writeFileSync(profile!, JSON.stringify(p))
+      await cdp.detach()
+      log(`  (CPU profile of the page's ingest written to ${profile})`)
+    }
+    const heapAfter = await collect(page)
+    await page.click('[data-testid=clear]')
+    await page.waitForFunction(() => document.querySelector('[data-testid=request-row]') === null)
+    await new Promise((r) => setTimeout(r, 500))
+    await collectWorkers(browser)
+    const heapAfterClear = await collect(page)
+    await new Promise((r) => setTimeout(r, 500))
+    return {
+      ms: run.ms, longestTaskMs: run.longest, longTasks: run.tasks,
+      rssBefore, rssPeak: run.peak, rssAfterClear: total(pids, 'VmRSS'), heapBefore, heapAfter, heapAfterClear,
+    }
   } finally {
     await page.close()
   }
 }
 
-/** One body: core merge() in the browser, then the page's ingest, memory around it, and Clear. */
-export async function ingestBench(browser: Browser, page: Page, options: { name: string; body: string; coreRuns: number; timeoutMs: number; log: (s: string) => void; profile?: string | null }): Promise<IngestFigures> {
+/**
+ * One body: core merge() in the browser, then the page's ingest, alternately with its store on
+ * the UI thread (the baseline: `deltascope-store=local`) and in its worker (what ships),
+ * `pairs` times each; the medians.
+ */
+export async function ingestBench(browser: Browser, origin: string, options: { name: string; body: string; coreRuns: number; pairs: number; timeoutMs: number; log: (s: string) => void; profile?: string | null }): Promise<IngestFigures> {
   const { name, body, log } = options
   const file = join(tmpdir(), `deltascope-bench-${name.replace(/\W+/g, '-')}.sse`)
   writeFileSync(file, body)
@@ -240,40 +261,43 @@ export async function ingestBench(browser: Browser, page: Page, options: { name:
   const want = { frames: reply.frameCount, finish: reply.choices[0]?.finishReason ?? '' }
   const core = await coreInBrowser(browser, file, options.coreRuns)
   if (core.frames !== want.frames) throw new Error(`core in the browser read ${core.frames} frames, Node ${want.frames}`)
-  const worker = await workerIngest(browser, file, want)
-  const pids = await rendererPids(browser)
-  const heapBefore = await collect(page)
-  const rssBefore = total(pids, 'VmRSS')
-  // --profile=FILE: a CPU profile of the page's ingest, for Chrome DevTools' Performance panel
-  const cdp = options.profile ? await page.context().newCDPSession(page) : null
-  if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start') }
-  const run = await pageIngest(page, pids, file, want, options.timeoutMs)
-  if (cdp) {
-    const { profile } = await cdp.send('Profiler.stop')
-    writeFileSync(options.profile!, JSON.stringify(profile))
-    await cdp.detach()
-    log(`  (CPU profile of the page's ingest written to ${options.profile})`)
+  const runs: Record<'local' | 'worker', PageRun[]> = { local: [], worker: [] }
+  for (let i = 0; i < options.pairs; i++) {
+    for (const variant of ['local', 'worker'] as const) {
+      const url = `${origin}/?deltascope-test${variant === 'local' ? '&deltascope-store=local' : ''}`
+      const last = i === options.pairs - 1 && variant === 'worker'
+      runs[variant].push(await pageRun(browser, url, file, want, options.timeoutMs, last ? options.profile ?? null : null, log))
+    }
   }
-  const heapAfter = await collect(page)
-  await page.click('[data-testid=clear]')
-  await page.waitForFunction(() => document.querySelector('[data-testid=request-row]') === null)
-  await new Promise((r) => setTimeout(r, 500))
-  const heapAfterClear = await collect(page)
-  await new Promise((r) => setTimeout(r, 500))
-  const rssAfterClear = total(pids, 'VmRSS')
+  const mid = (variant: 'local' | 'worker'): PageRun => {
+    const list = runs[variant]
+    const m = (f: (r: PageRun) => number) => median(list.map(f))
+    const times = list.map((r) => r.ms)
+    return {
+      ms: times.includes(null) ? null : median(times as number[]),
+      longestTaskMs: m((r) => r.longestTaskMs), longTasks: m((r) => r.longTasks),
+      rssBefore: m((r) => r.rssBefore), rssPeak: m((r) => r.rssPeak), rssAfterClear: m((r) => r.rssAfterClear),
+      heapBefore: m((r) => r.heapBefore), heapAfter: m((r) => r.heapAfter), heapAfterClear: m((r) => r.heapAfterClear),
+    }
+  }
+  const page = mid('worker')
+  const local = mid('local')
   const figures: IngestFigures = {
-    worker: { ...worker, ratio: worker.ms / core.ms },
     name, bytes, frames: want.frames, coreMs: core.ms, coreReadMs: core.readMs,
-    pageMs: run.ms, ratio: run.ms === null ? null : run.ms / core.ms,
-    longestTaskMs: run.longest, longTasks: run.tasks,
-    rssBefore, rssPeak: run.peak, rssAfterClear, heapBefore, heapAfter, heapAfterClear,
-    exact: run.ms !== null,
+    pageMs: page.ms, ratio: page.ms === null ? null : page.ms / core.ms,
+    longestTaskMs: page.longestTaskMs, longTasks: page.longTasks,
+    rssBefore: page.rssBefore, rssPeak: page.rssPeak, rssAfterClear: page.rssAfterClear,
+    heapBefore: page.heapBefore, heapAfter: page.heapAfter, heapAfterClear: page.heapAfterClear,
+    exact: page.ms !== null,
+    local: { ...local, ratio: local.ms === null ? null : local.ms / core.ms },
   }
   const mb = (x: number) => `${(x / 1048576).toFixed(0)} MB`
-  log(`  core merge() in the browser: ${core.ms.toFixed(0)} ms (reading the file there: ${core.readMs.toFixed(0)} ms)`)
-  log(`  page, file chosen → final reply: ${run.ms === null ? 'never' : `${run.ms.toFixed(0)} ms (${figures.ratio!.toFixed(2)}× the core)`}; longest UI task ${run.longest.toFixed(0)} ms (${run.tasks} tasks over 50 ms)`)
-  log(`  renderer: ${mb(rssBefore)} before, peak ${mb(run.peak)} (+${mb(run.peak - rssBefore)}, ${((run.peak - rssBefore) / bytes).toFixed(1)}× the body), ${mb(rssAfterClear)} after Clear (${(rssAfterClear / rssBefore).toFixed(2)}× the start)`)
-  log(`  worker path alone (panel/worker, bench harness): ${worker.ms.toFixed(0)} ms (${(worker.ms / core.ms).toFixed(2)}× the core), longest UI task ${worker.longest.toFixed(0)} ms (${worker.tasks} over 50 ms), renderer +${mb(worker.peakGrowth)}, reply exact: ${worker.exact}`)
-  log(`  JS heap: ${mb(heapBefore)} before, ${mb(heapAfter)} holding it, ${mb(heapAfterClear)} after Clear`)
+  const line = (label: string, r: PageRun) => {
+    log(`  ${label}: file chosen → final reply ${r.ms === null ? 'never' : `${r.ms.toFixed(0)} ms (${(r.ms / core.ms).toFixed(2)}× the core)`}; longest UI task ${r.longestTaskMs.toFixed(0)} ms (${r.longTasks} over 50 ms)`)
+    log(`    renderer ${mb(r.rssBefore)} before, peak +${mb(r.rssPeak - r.rssBefore)} (${((r.rssPeak - r.rssBefore) / bytes).toFixed(1)}× the body), ${(r.rssAfterClear / r.rssBefore).toFixed(2)}× the start after Clear; page JS heap ${mb(r.heapAfter)} holding it`)
+  }
+  log(`  core merge() in the browser: ${core.ms.toFixed(0)} ms (reading the file there: ${core.readMs.toFixed(0)} ms); medians of ${options.pairs} page runs each`)
+  line('page, store on the UI thread (baseline)', local)
+  line('page, store in its worker (shipped)', page)
   return figures
 }

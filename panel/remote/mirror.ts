@@ -29,7 +29,25 @@ export interface StoreMirror extends PanelStore {
   failed(message: string): void
 }
 
-export function createStoreMirror(port: Port<FromStore, ToStore>, shell?: Pick<PanelShell, 'kind' | 'live' | 'redactionStore' | 'rulesStore'> | null): StoreMirror {
+export interface MirrorOptions {
+  /**
+   * Runs the application of the changes that arrived, once: requestAnimationFrame in a
+   * browser, so the UI changes once per frame however the worker's updates fall between them.
+   */
+  schedule?: (apply: () => void) => void
+}
+
+const defaultSchedule = (apply: () => void) => {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(apply)
+  else setTimeout(apply, 0)
+}
+
+export function createStoreMirror(
+  port: Port<FromStore, ToStore>,
+  shell?: Pick<PanelShell, 'kind' | 'live' | 'redactionStore' | 'rulesStore'> | null,
+  options: MirrorOptions = {},
+): StoreMirror {
+  const schedule = options.schedule ?? defaultSchedule
   const post = (message: ToStore) => port.postMessage(message)
   const version = signal(0)
   const requests = signal<RequestRow[]>([])
@@ -118,32 +136,44 @@ export function createStoreMirror(port: Port<FromStore, ToStore>, shell?: Pick<P
     }
   }
 
-  const applyState = (patch: StatePatch) => {
+  /** Changes arrived, applied together at the next scheduled run. */
+  let arrived: StatePatch[] = []
+  const applyArrived = () => {
+    const patches = arrived
+    arrived = []
     batch(() => {
-      if (patch.requests) requests.value = applyList(requests.peek(), patch.requests)
-      if (patch.rows) rowIds.value = patch.rows
-      if (patch.notes !== undefined) notes.value = patch.notes
-      if (patch.live !== undefined) live.value = patch.live
-      if (patch.selectedId !== undefined) selectedId.value = patch.selectedId
-      if (patch.selectedFrame !== undefined) selectedFrame.value = patch.selectedFrame
-      if (patch.comparison !== undefined) comparison.value = patch.comparison
-      if (patch.selection !== undefined) {
-        const prev = selection.peek()
-        const next = patch.selection === null ? null : applySelection(prev, patch.selection)
-        // the last frame of a stream still arriving may be read again (dispatched at its end)
-        if (prev && next && prev.id === next.id && (prev.frameCount !== next.frameCount || prev.row.state !== next.row.state)) frames.bySeq.delete(prev.frameCount - 1)
-        selection.value = next
-      }
-      if (patch.window) {
-        window.value = patch.window
-        asked = { from: -1, to: -1, tail: false }
-      }
+      for (const patch of patches) applyState(patch)
       version.value++
     })
   }
 
+  const applyState = (patch: StatePatch) => {
+    if (patch.requests) requests.value = applyList(requests.peek(), patch.requests)
+    if (patch.rows) rowIds.value = patch.rows
+    if (patch.notes !== undefined) notes.value = patch.notes
+    if (patch.live !== undefined) live.value = patch.live
+    if (patch.selectedId !== undefined) selectedId.value = patch.selectedId
+    if (patch.selectedFrame !== undefined) selectedFrame.value = patch.selectedFrame
+    if (patch.comparison !== undefined) comparison.value = patch.comparison
+    if (patch.selection !== undefined) {
+      const prev = selection.peek()
+      const next = patch.selection === null ? null : applySelection(prev, patch.selection)
+      // the last frame of a stream still arriving may be read again (dispatched at its end)
+      if (prev && next && prev.id === next.id && (prev.frameCount !== next.frameCount || prev.row.state !== next.row.state)) frames.bySeq.delete(prev.frameCount - 1)
+      selection.value = next
+    }
+    if (patch.window) {
+      window.value = patch.window
+      asked = { from: -1, to: -1, tail: false }
+    }
+  }
+
   port.onmessage = ({ data: msg }) => {
-    if (msg.type === 'state') { applyState(msg.patch); return }
+    if (msg.type === 'state') {
+      if (arrived.length === 0) schedule(applyArrived)
+      arrived.push(msg.patch)
+      return
+    }
     const resolve = waiting.get(msg.call)
     waiting.delete(msg.call)
     resolve?.(msg.value)

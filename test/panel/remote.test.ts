@@ -247,6 +247,29 @@ describe('the store in a worker, seen through its mirror', () => {
     expect(mirror.requests.value[0]!.forced).toEqual({ rules })
   })
 
+  it('applies the changes that arrive between two animation frames together: one version bump', async () => {
+    const channel = new MessageChannel()
+    open.push(channel.port1, channel.port2)
+    createStoreHost(channel.port1 as unknown as Port<ToStore, FromStore>)
+    const runs: Array<() => void> = []
+    let states = 0
+    const port = channel.port2 as unknown as Port<FromStore, ToStore>
+    const mirror = createStoreMirror({
+      postMessage: (m) => port.postMessage(m),
+      set onmessage(f: Port<FromStore, ToStore>['onmessage']) { port.onmessage = f && ((e) => { if (e.data.type === 'state') states++; f(e) }) },
+      get onmessage() { return port.onmessage },
+    } as Port<FromStore, ToStore>, null, { schedule: (f) => runs.push(f) })
+    for (const e of events('r1', STREAM)) mirror.apply(e)
+    await until(() => states >= 1)
+    for (const e of events('r2', STREAM)) mirror.apply(e)
+    await until(() => states >= 2)
+    await new Promise((r) => setTimeout(r, 50))
+    expect([runs.length, mirror.version.value, mirror.requests.value.length]).toEqual([1, 0, 0])
+    runs.shift()!()
+    expect(mirror.version.value).toBe(1)
+    expect(mirror.requests.value.map((r) => [r.id, r.state])).toEqual([['r1', 'finished'], ['r2', 'finished']])
+  })
+
   it('clears, and a Clear on the mirror empties the store', async () => {
     const { mirror, host, apply } = joined()
     apply(events('r1', STREAM))
