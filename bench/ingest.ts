@@ -30,6 +30,8 @@ export interface IngestFigures {
   /** Core merge() in the same browser (median), and reading the file there. */
   coreMs: number
   coreReadMs: number
+  /** The core's own peak renderer growth (bytes): merge() of the file, and a merger keeping the body and its frames. */
+  coreGrowth: { merge: number; merger: number }
   /** The page: file chosen → final reply shown. */
   pageMs: number | null
   ratio: number | null
@@ -100,9 +102,10 @@ async function collect(page: Page): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 /** merge() of the file in a blank page of the same browser, `runs` times: the median. */
-async function coreInBrowser(browser: Browser, file: string, runs: number): Promise<{ ms: number; readMs: number; frames: number }> {
+async function coreInBrowser(browser: Browser, file: string, runs: number): Promise<{ ms: number; readMs: number; frames: number; mergeGrowth: number; mergerGrowth: number }> {
   const page = await browser.newPage()
   try {
+    const pids = await rendererPids(browser)
     await page.setContent('<input type="file" id="f">')
     await page.addScriptTag({ content: bundle() })
     await page.setInputFiles('#f', file)
@@ -123,7 +126,29 @@ async function coreInBrowser(browser: Browser, file: string, runs: number): Prom
       readMs = one.read
       frames = one.frames
     }
-    return { ms: median(times), readMs, frames }
+    // the memory floors, each from a collected start: merge() of the file's bytes (the Reply
+    // only), and a merger that keeps the body and its frames, as the panel's store does
+    const growth = async (keep: boolean) => {
+      await collect(page)
+      const before = total(pids, 'VmRSS')
+      for (const pid of pids) writeFileSync(`/proc/${pid}/clear_refs`, '5')
+      await page.evaluate(async (keep) => {
+        type M = { push(b: Uint8Array): void; end(): unknown; frameCount: number }
+        const w = window as unknown as { DeltascopeCore: { merge(b: Uint8Array, o: object): unknown; createMerger(o: object): M }; __kept?: unknown }
+        const f = (document.getElementById('f') as HTMLInputElement).files![0]!
+        const o = { url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' }
+        if (!keep) { w.DeltascopeCore.merge(new Uint8Array(await f.arrayBuffer()), o); return }
+        const m = w.DeltascopeCore.createMerger(o)
+        const reader = f.stream().getReader()
+        for (;;) { const p = await reader.read(); if (p.done) break; m.push(p.value) }
+        m.end()
+        w.__kept = m
+      }, keep)
+      return total(pids, 'VmHWM') - before
+    }
+    const mergeGrowth = await growth(false)
+    const mergerGrowth = await growth(true)
+    return { ms: median(times), readMs, frames, mergeGrowth, mergerGrowth }
   } finally {
     await page.close()
   }
@@ -283,7 +308,7 @@ export async function ingestBench(browser: Browser, origin: string, options: { n
   const page = mid('worker')
   const local = mid('local')
   const figures: IngestFigures = {
-    name, bytes, frames: want.frames, coreMs: core.ms, coreReadMs: core.readMs,
+    name, bytes, frames: want.frames, coreMs: core.ms, coreReadMs: core.readMs, coreGrowth: { merge: core.mergeGrowth, merger: core.mergerGrowth },
     pageMs: page.ms, ratio: page.ms === null ? null : page.ms / core.ms,
     longestTaskMs: page.longestTaskMs, longTasks: page.longTasks,
     rssBefore: page.rssBefore, rssPeak: page.rssPeak, rssAfterClear: page.rssAfterClear,
@@ -297,6 +322,7 @@ export async function ingestBench(browser: Browser, origin: string, options: { n
     log(`    renderer ${mb(r.rssBefore)} before, peak +${mb(r.rssPeak - r.rssBefore)} (${((r.rssPeak - r.rssBefore) / bytes).toFixed(1)}× the body), ${(r.rssAfterClear / r.rssBefore).toFixed(2)}× the start after Clear; page JS heap ${mb(r.heapAfter)} holding it`)
   }
   log(`  core merge() in the browser: ${core.ms.toFixed(0)} ms (reading the file there: ${core.readMs.toFixed(0)} ms); medians of ${options.pairs} page runs each`)
+  log(`  the core's own renderer growth: merge() +${mb(core.mergeGrowth)} (${(core.mergeGrowth / bytes).toFixed(1)}× the body); a merger keeping body and frames +${mb(core.mergerGrowth)} (${(core.mergerGrowth / bytes).toFixed(1)}×)`)
   line('page, store on the UI thread (baseline)', local)
   line('page, store in its worker (shipped)', page)
   return figures

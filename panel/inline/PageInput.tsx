@@ -33,7 +33,8 @@ export function PageInput({ shell, store }: { shell: InlineShell; store: PanelSt
     setWarnings(found)
     job.current?.cancel()
     if (streams.length === 0) return
-    const current = feedStreams(shell.emit, streams, {
+    // capture events go the shell's way; a file's body is handed to the store, which reads it
+    const current = feedStreams((e) => (e.type === 'body' ? store.apply(e) : shell.emit(e)), streams, {
       select: streams[0]!.request.id,
       onProgress: (progress) => setLoading({ label, progress }),
       onRequest: (s) => { if (s.forced) store.apply({ type: 'force', id: s.request.id, forced: s.forced }) },

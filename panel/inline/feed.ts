@@ -1,11 +1,15 @@
 // Feeds streams to the panel in slices, yielding to the browser between them, so a 20 MB
 // paste never blocks the page: the core merges each slice in a few milliseconds, the list
-// and the reply repaint between slices, and a progress figure moves. A streamed file body
-// (sources.ts) is fed as the byte pieces its stream gives, as they are read.
+// and the reply repaint between slices, and a progress figure moves. A large file's body
+// (sources.ts) is handed to the store whole, as the file: the store reads it where it merges.
 
 import type { CaptureEvent } from '../shell.js'
+import type { PanelEvent } from '../store/events.js'
 import { sizeOf, slices } from '../../src/exchange/slices.js'
 import type { FeedStream } from './sources.js'
+
+/** What a feed sends: capture events, and a file's body for the store to read. */
+export type FeedEvent = CaptureEvent | Extract<PanelEvent, { type: 'body' }>
 
 /** Work per turn of the event loop before yielding (ms). */
 const BUDGET_MS = 12
@@ -37,9 +41,13 @@ const yieldToBrowser = () =>
     setTimeout(go, 100)
   })
 
-/** Sends request, chunks (in pieces of SLICE_SIZE, src/exchange/slices.ts), finished, for each stream; selects `select` (an id) first. */
+/**
+ * Sends request, chunks (in pieces of SLICE_SIZE, src/exchange/slices.ts), finished, for each
+ * stream, or request and its body (a file, which the store reads and ends); selects `select`
+ * (an id) first.
+ */
 export function feedStreams(
-  emit: (event: CaptureEvent) => void,
+  emit: (event: FeedEvent) => void,
   streams: FeedStream[],
   options: {
     select?: string
@@ -49,8 +57,8 @@ export function feedStreams(
   } = {},
 ): FeedJob {
   let cancelled = false
-  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
-  const total = streams.reduce((n, s) => n + (s.body?.size ?? 0) + s.chunks.reduce((m, c) => m + sizeOf(c.data), 0), 0)
+  // the progress of what is fed here: a file's body is the store's to read (its merging shows there)
+  const total = streams.reduce((n, s) => n + s.chunks.reduce((m, c) => m + sizeOf(c.data), 0), 0)
   const finished = (async () => {
     let done = 0
     let turn = performance.now()
@@ -69,29 +77,8 @@ export function feedStreams(
     }
     for (const s of streams) {
       if (s.body) {
-        reader = s.body.read().getReader()
-        for (;;) {
-          let piece: ReadableStreamReadResult<Uint8Array>
-          try {
-            piece = await reader.read()
-          } catch (err) {
-            // the file went away or changed while it was read: what arrived stays, cut short
-            if (cancelled) return
-            emit({ type: 'cancelled', id: s.request.id, t: null, reason: `the file could not be read to its end (${String(err)})` })
-            break
-          }
-          if (cancelled) return
-          if (piece.done) break
-          // a browser's file stream gives pieces of up to a megabyte or more: fed as views of
-          // SLICE_SIZE (no copy), which the store merges in pieces sized by their cost
-          for (const bytes of slices(piece.value)) {
-            emit({ type: 'chunk', id: s.request.id, data: bytes, t: null })
-            done += sizeOf(bytes)
-            await pace()
-            if (cancelled) return
-          }
-        }
-        reader = null
+        emit({ type: 'body', id: s.request.id, body: s.body })
+        continue
       }
       for (const chunk of s.chunks) {
         for (const piece of slices(chunk.data)) {
@@ -109,9 +96,6 @@ export function feedStreams(
   })()
   return {
     finished,
-    cancel: () => {
-      cancelled = true
-      void reader?.cancel().catch(() => {})
-    },
+    cancel: () => { cancelled = true },
   }
 }

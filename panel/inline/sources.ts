@@ -4,20 +4,16 @@
 // only names what has no name (a paste, a sample) and gives each load its own ids.
 //
 // A large raw stream file is not read whole: its head (64 KiB) is read to name and sniff it,
-// and its body is fed as the file's byte stream (file.stream()), Uint8Array pieces pushed to
-// the merger as they are: bytes stay bytes, never decoded to one string and encoded again.
+// and the file itself is handed to the store, which reads its byte stream (file.stream())
+// where it merges (store/body-reader.ts): bytes stay bytes, never decoded to one string and
+// encoded again, and in a worker the UI thread never holds them.
 
 import { importBytes, importText, type ImportResult } from '../../src/exchange/import.js'
 import type { CapturedRequest, Recording } from '../../src/exchange/types.js'
+import type { BodySource } from '../store/body-reader.js'
 
-/** A body read from a file as it is fed: its size, and its bytes as a stream of pieces. */
-export interface StreamedBody {
-  size: number
-  read(): ReadableStream<Uint8Array>
-}
-
-/** A stream to feed: its chunks, or (a large raw stream file) its body streamed. */
-export type FeedStream = Recording & { body?: StreamedBody }
+/** A stream to feed: its chunks, or (a large raw stream file) the file, which the store reads itself (store/body-reader.ts). */
+export type FeedStream = Recording & { body?: BodySource }
 
 export interface SourceResult {
   streams: FeedStream[]
@@ -92,7 +88,7 @@ export async function readFile(file: FileLike, options: { now?: number } = {}): 
   if (cut < 0 || isDocument(head)) return whole()
   const named = readSource({ text: head }, file.name, { source: 'import', ...options })
   if (named.kind !== 'stream' || named.streams.length !== 1) return whole()
-  const stream: FeedStream = { ...named.streams[0]!, chunks: [], body: { size: file.size, read: () => file.stream() } }
+  const stream: FeedStream = { ...named.streams[0]!, chunks: [], body: file }
   return { ...named, streams: [stream] }
 }
 

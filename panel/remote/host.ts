@@ -9,11 +9,19 @@ import { createPanelStore, type LocalPanelStore } from '../store.js'
 import type { StoreOptions } from '../store/types.js'
 import type { RequestRow, SelectionState } from '../store/types.js'
 import { diffList } from './list-patch.js'
-import type { Answer, Command, FromStore, Port, Question, SelectionPatch, SourceData, StatePatch, ToStore } from './protocol.js'
+import { KEPT_FIELDS, type Answer, type Command, type FromStore, type Port, type Question, type SelectionPatch, type SourceData, type StatePatch, type ToStore } from './protocol.js'
 import { diffReply } from './reply-patch.js'
 
 /** Batches run at most this often (ms): a worker has no animation frames to follow. */
 const BATCH_MS = 16
+/**
+ * A batch and the update it sends cost time that grows with the selected request (its view,
+ * its reply): the next waits at least this many times what the last cost, so a 64 MB body
+ * being read spends most of its time merging, not describing itself.
+ */
+const BATCH_COST_RATIO = 4
+/** …but never longer than this (ms): the end of a body must show soon after it merged. */
+const BATCH_MAX_MS = 50
 
 /** What was sent last, to send only what changed. */
 interface Sent {
@@ -38,8 +46,22 @@ export interface StoreHost {
 }
 
 export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOptions = {}): StoreHost {
+  // a batch that leaves work queued (a large body merged in slices) is followed at once: in a
+  // worker nothing waits for a paint between slices; other batches wait BATCH_MS, to gather
+  let inBatch = false
+  /** What the last batch and the update after it cost (ms). */
+  let cost = 0
   const store = createPanelStore(null, {
-    schedule: (run) => { setTimeout(run, BATCH_MS) },
+    schedule: (run) => {
+      setTimeout(() => {
+        inBatch = true
+        const t = performance.now()
+        try { run() } finally {
+          inBatch = false
+          cost = performance.now() - t
+        }
+      }, inBatch ? 0 : Math.min(BATCH_MAX_MS, Math.max(BATCH_MS, cost * BATCH_COST_RATIO)))
+    },
     ...options,
   })
   const sent: Sent = {
@@ -51,6 +73,15 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
   const post = (message: FromStore, transfer: Transferable[] = []) => port.postMessage(message, transfer)
 
   const flush = () => {
+    const t = performance.now()
+    try {
+      send()
+    } finally {
+      cost += performance.now() - t
+    }
+  }
+
+  const send = () => {
     pending = false
     const patch: StatePatch = {}
     const requests = store.requests.peek()
@@ -90,6 +121,8 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
   const selectionPatch = (prev: SelectionState | null, view: SelectionState): SelectionPatch => {
     const same = prev !== null && prev.id === view.id
     const { items: _items, reply, latest, diagnostics, streamErrors, ...rest } = view
+    // the large fields only when they changed
+    if (same) for (const field of KEPT_FIELDS) if (rest[field] === prev![field]) delete rest[field]
     return {
       // the frame list's length only (itemCount): its rows in view come as `window`
       ...rest,
@@ -103,7 +136,8 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
   const changed = () => {
     if (pending) return
     pending = true
-    setTimeout(flush, 0)
+    // at the end of this task: before work deferred to later tasks (the debugger's reading of a long body)
+    queueMicrotask(flush)
   }
   // every signal the UI shows: any change sends a state (once per task)
   const stopWatching = effect(() => {

@@ -18,7 +18,7 @@ import { createStreamRules } from '../store/rules.js'
 import { START_ORDER, type RequestSort } from '../store/sort.js'
 import type { ExportSource, FrameItem, LiveState, Note, RequestRow, SelectionView } from '../store/types.js'
 import { applyList } from './list-patch.js'
-import type { Answer, Command, FromStore, Port, Question, SelectionPatch, SourceData, StatePatch, ToStore, UiSettings } from './protocol.js'
+import type { Answer, Command, FromStore, KEPT_FIELDS, Port, Question, SelectionPatch, SourceData, StatePatch, ToStore, UiSettings } from './protocol.js'
 import { applyPatch } from './reply-patch.js'
 
 /** Rows asked for beyond the ones in view, on each side (a scroll of a few rows needs no new window). */
@@ -48,7 +48,7 @@ export function createStoreMirror(
   options: MirrorOptions = {},
 ): StoreMirror {
   const schedule = options.schedule ?? defaultSchedule
-  const post = (message: ToStore) => port.postMessage(message)
+  const post = (message: ToStore, transfer: Transferable[] = []) => port.postMessage(message, transfer)
   const version = signal(0)
   const requests = signal<RequestRow[]>([])
   const rowIds = signal<string[]>([])
@@ -127,7 +127,10 @@ export function createStoreMirror(
     const same = prev !== null && prev.id === p.id
     const latest = applyPatch(same ? prev.latest : null, p.latest)
     const { latest: _l, reply: replyPatch, diagnostics, streamErrors, ...rest } = p
+    // the large fields are absent when unchanged, which they can only be for the same request
+    const kept = same ? { request: prev.request, frameTimes: prev.frameTimes, timing: prev.timing, highlight: prev.highlight, found: prev.found } : {}
     return {
+      ...(kept as Pick<SelectionView, (typeof KEPT_FIELDS)[number]>),
       ...rest,
       latest,
       reply: replyPatch === null ? latest : applyPatch(null, replyPatch),
@@ -189,6 +192,13 @@ export function createStoreMirror(
     apply(event: PanelEvent) {
       if (event.type === 'search') { settings.search.value = event.query; return }
       if (event.type === 'search-step') { command({ name: 'searchStep', delta: event.delta }); return }
+      if (event.type === 'chunk' && typeof event.data !== 'string' && event.data.byteLength !== event.data.buffer.byteLength) {
+        // a view of a larger buffer (a file's piece cut in slices) would be cloned with all of
+        // that buffer: its own bytes are copied once and moved to the worker instead
+        const own = event.data.slice()
+        post({ type: 'event', event: { ...event, data: own } }, [own.buffer])
+        return
+      }
       post({ type: 'event', event })
       // a URL the user saved rules for is read with them from its first byte
       const rules = event.type === 'request' ? store.rules.ruleFor(event.request.url) : null

@@ -67,8 +67,12 @@ export interface SourceData extends Omit<HeldSource, 'chunks' | 'frames'> {
 
 export type Answer = Frame | boolean | SourceData | Frame[] | Uint8Array | null
 
+/** Fields of the selection sent only when they changed (absent: as before, for the same request): large, or rarely changed. */
+export const KEPT_FIELDS = ['request', 'frameTimes', 'timing', 'highlight', 'found'] as const
+type KeptField = (typeof KEPT_FIELDS)[number]
+
 /** The selection, without its frame list (only its length: the rows in view come as `window`), its replies as patches. */
-export interface SelectionPatch extends Omit<SelectionView, 'reply' | 'latest' | 'diagnostics' | 'streamErrors'> {
+export interface SelectionPatch extends Omit<SelectionView, 'reply' | 'latest' | 'diagnostics' | 'streamErrors' | KeptField>, Partial<Pick<SelectionView, KeptField>> {
   /** The latest reply against the one sent before (for the same request), or from nothing. */
   latest: ReplyPatch
   /** The reply shown: null when it is the latest, else whole (a moment of the scrubber). */

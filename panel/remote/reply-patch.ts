@@ -13,8 +13,8 @@ export interface ChoicePatch {
   content: TextPatch
   reasoning: TextPatch
   refusal: TextPatch
-  /** Tool calls are few and small next to the text: sent whole when they changed, else null. */
-  toolCalls: ReplyChoice['toolCalls'] | null
+  /** The tool calls: the first `keep` as they were, then `add` (a stream adds calls and grows the last ones). */
+  toolCalls: { keep: number; add: ReplyChoice['toolCalls'] }
   finishReason: string | null
 }
 
@@ -39,13 +39,32 @@ function textPatch(prev: string | undefined, next: string): TextPatch {
   return { from: 0, text: next }
 }
 
+type ToolCall = ReplyChoice['toolCalls'][number]
+
+/**
+ * The same tool call, field by field. `parsedArguments` is what `arguments` parses to (the
+ * merger parses the one string), so equal arguments and errors mean equal parsed values:
+ * comparing the strings spares serialising every call's arguments on every update.
+ */
+function sameToolCall(x: ToolCall, y: ToolCall): boolean {
+  return x === y || (x.index === y.index && x.id === y.id && x.type === y.type && x.name === y.name && x.arguments === y.arguments &&
+    x.argumentsError === y.argumentsError && (x.parsedArguments === null) === (y.parsedArguments === null))
+}
+
+/** The calls after the longest run of unchanged ones at the start (12,000 calls: the few that grew). */
+function toolCallsPatch(prev: readonly ToolCall[], next: readonly ToolCall[]): ChoicePatch['toolCalls'] {
+  let keep = 0
+  while (keep < prev.length && keep < next.length && sameToolCall(prev[keep]!, next[keep]!)) keep++
+  return { keep, add: next.slice(keep) }
+}
+
 /** What changed from `prev` (the reply last sent; null: none) to `next`. */
 export function diffReply(prev: Reply | null, next: Reply): ReplyPatch {
   const choices = next.choices.map((c): ChoicePatch => {
     const before = prev?.choices.find((p) => p.index === c.index)
     const patch = { index: c.index, role: c.role, finishReason: c.finishReason } as ChoicePatch
     for (const f of TEXT) patch[f] = textPatch(before?.[f], c[f])
-    patch.toolCalls = before && (before.toolCalls === c.toolCalls || JSON.stringify(before.toolCalls) === JSON.stringify(c.toolCalls)) ? null : c.toolCalls
+    patch.toolCalls = toolCallsPatch(before?.toolCalls ?? [], c.toolCalls)
     return patch
   })
   // errors only grow while a stream is merged (the same objects: a merger read again has others)
@@ -64,7 +83,8 @@ export function applyPatch(prev: Reply | null, patch: ReplyPatch): Reply {
     const text = (f: (typeof TEXT)[number]) => (p[f].from === 0 ? p[f].text : before![f].slice(0, p[f].from) + p[f].text)
     return {
       index: p.index, role: p.role, content: text('content'), reasoning: text('reasoning'), refusal: text('refusal'),
-      toolCalls: p.toolCalls ?? before?.toolCalls ?? [], finishReason: p.finishReason,
+      toolCalls: p.toolCalls.keep === 0 ? p.toolCalls.add : [...before!.toolCalls.slice(0, p.toolCalls.keep), ...p.toolCalls.add],
+      finishReason: p.finishReason,
     }
   })
   const errors = patch.errorsFrom === 0 ? patch.errors : [...prev!.errors.slice(0, patch.errorsFrom), ...patch.errors]

@@ -5,6 +5,7 @@
 import { batch } from '@preact/signals'
 import type { CaptureEvent, ForcedOptions } from '../../src/exchange/types.js'
 import type { LocalPanelStore } from '../store.js'
+import { readBody, type BodySource } from './body-reader.js'
 import type { CompareAgainst } from './comparison.js'
 
 /**
@@ -13,6 +14,11 @@ import type { CompareAgainst } from './comparison.js'
  */
 export type PanelEvent =
   | CaptureEvent
+  /**
+   * A request's whole body, as a file: the store reads it where it merges (in the worker,
+   * off the UI thread), at the pace it merges, and ends the request when the file ends.
+   */
+  | { type: 'body'; id: string; body: BodySource }
   | { type: 'force'; id: string; forced: ForcedOptions }
   /** Compare a request's reply with the user's client's result, or with another request's reply. */
   | { type: 'compare'; id: string; against: CompareAgainst }
@@ -39,6 +45,9 @@ export function applyEvent(store: LocalPanelStore, event: PanelEvent): void {
     }
     case 'chunk':
       recorder.chunk(event.id, event.data, event.t)
+      return
+    case 'body':
+      void readBody(recorder, event.id, event.body)
       return
     case 'finished':
     case 'cancelled':

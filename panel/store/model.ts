@@ -55,6 +55,8 @@ export class RequestModel {
   cutByBudget = false
   /** Pinned by the user: the memory budget never releases it. */
   pinned = false
+  /** Its body is being read from a file by the store (body-reader.ts): the file's size. */
+  reading: { total: number } | null = null
   /** Arrival time of the last chunk with one. */
   lastT: number | null = null
   state: RequestState = 'live'
@@ -103,10 +105,14 @@ export class RequestModel {
     return out
   }
 
-  /** Merges a piece of the body; a merger that throws becomes a note, and the panel goes on. */
-  push(data: Uint8Array | string, t: number | null): void {
+  /**
+   * Merges a piece of the body; a merger that throws becomes a note, and the panel goes on.
+   * `owned`: bytes handed over (a file's pieces), which the merger keeps without a copy.
+   */
+  push(data: Uint8Array | string, t: number | null, owned = false): void {
     try {
-      if (t === null) this.merger.push(data)
+      if (owned && typeof data !== 'string') this.merger.pushOwned(data, t ?? undefined)
+      else if (t === null) this.merger.push(data)
       else this.merger.push(data, t)
     } catch (err) {
       this.warn(err)

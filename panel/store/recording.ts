@@ -48,13 +48,16 @@ export class Recorder {
     this.touch(m)
   }
 
-  /** The next piece of a body; ignored once the request ended. */
-  chunk(id: string, data: Uint8Array | string, t: number | null): void {
+  /**
+   * The next piece of a body; ignored once the request ended. `owned`: bytes handed over (a
+   * file's pieces as the store reads them), kept by the merger without a copy.
+   */
+  chunk(id: string, data: Uint8Array | string, t: number | null, owned = false): void {
     const m = this.models.get(id)
     if (!m || m.state !== 'live' || m.closing) return
     if (this.keep(m, data, t)) {
       // a large chunk (a whole body from the HAR path) is merged in slices, and what follows waits for it
-      if (m.backlog.ops.length === 0 && sizeOf(data) <= LARGE_CHUNK) m.push(data, t)
+      if (m.backlog.ops.length === 0 && sizeOf(data) <= LARGE_CHUNK) m.push(data, t, owned)
       else this.backlogs.enqueue(m, { data, t, at: 0 })
     }
     this.touch(m)

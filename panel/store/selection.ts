@@ -187,7 +187,9 @@ export class Selection {
       frameTimes: debugged.times,
       providerReason: m.providerReason(),
       index: m.provenance.isFresh(index) ? 'ready' : 'pending',
-      loading: this.recorder.merging(m) ? { done: m.backlog.done, total: m.backlog.total } : null,
+      loading: m.reading !== null
+        ? { done: m.bytes - (m.backlog.total - m.backlog.done), total: m.reading.total }
+        : this.recorder.merging(m) ? { done: m.backlog.done, total: m.backlog.total } : null,
       autoScrub: frameCount <= this.autoScrubMax,
     }
   }

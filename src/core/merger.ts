@@ -17,6 +17,11 @@ import type {
 export interface Merger {
   /** Feed the next piece of the body; `t` is its arrival time (ms), when known. */
   push(chunk: string | Uint8Array, t?: number): void
+  /**
+   * push() for bytes handed over: kept as they are, without a copy (a file's pieces as they
+   * are read). The caller must not change them afterwards.
+   */
+  pushOwned(chunk: Uint8Array, t?: number): void
   /** The body is complete: dispatch what is left and return the final Reply. */
   end(): Reply
   /** The Reply as it stands now (arguments parsed now, the stream left open). */
@@ -120,8 +125,9 @@ class StreamMerger implements Merger {
   }
 
   /** push() for bytes nobody changes before the merger is done with them: kept without a copy. */
-  pushOwned(chunk: Uint8Array): void {
+  pushOwned(chunk: Uint8Array, t?: number): void {
     if (this.ended) throw new Error('push() after end(): create a new merger for a new body')
+    if (t !== undefined) this.framer.time = t
     this.store.body.adoptBytes(chunk)
     this.framer.markPiece(this.store.body.length)
     this.flush()

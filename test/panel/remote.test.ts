@@ -89,6 +89,25 @@ describe('reply patches', () => {
     expect(applyPatch(reply('Hello'), patch)).toEqual(reply('Help'))
   })
 
+  it('sends the tool calls after the unchanged ones at the start (compared field by field, not by identity)', () => {
+    const call = { index: 0, id: 'call_1', type: 'function', name: 'get', arguments: '{"a":1}', parsedArguments: { a: 1 }, argumentsError: null }
+    const withCalls = (calls: typeof call[]): Reply => ({ ...reply('x'), choices: [{ ...reply('x').choices[0]!, toolCalls: calls }] })
+    const second = { ...call, index: 1, id: 'call_2', arguments: '{"b"' }
+    const grown = { ...second, arguments: '{"b":2}', parsedArguments: { b: 2 } }
+    const before = withCalls([call, second])
+    const cases: Array<[typeof call[], { keep: number; add: typeof call[] }]> = [
+      [[{ ...call, parsedArguments: { a: 1 } }, { ...second }], { keep: 2, add: [] }],
+      [[call, grown], { keep: 1, add: [grown] }],
+      [[call, second, { ...call, index: 2 }], { keep: 2, add: [{ ...call, index: 2 }] }],
+      [[grown], { keep: 0, add: [grown] }],
+    ]
+    for (const [calls, expected] of cases) {
+      const patch = diffReply(before, withCalls(calls))
+      expect(patch.choices[0]!.toolCalls).toEqual(expected)
+      expect(applyPatch(before, patch)).toEqual(withCalls(calls))
+    }
+  })
+
   it('sends only the errors after the ones sent, when they are the same objects; all of them otherwise', () => {
     const e1 = { frame: 0, offset: 0, line: 1, raw: 'x', message: 'm1' }
     const e2 = { frame: 1, offset: 3, line: 3, raw: 'y', message: 'm2' }
@@ -268,6 +287,22 @@ describe('the store in a worker, seen through its mirror', () => {
     runs.shift()!()
     expect(mirror.version.value).toBe(1)
     expect(mirror.requests.value.map((r) => [r.id, r.state])).toEqual([['r1', 'finished'], ['r2', 'finished']])
+  })
+
+  it('sends a chunk that is a view of a larger buffer as its own bytes (a clone of the view would carry the whole buffer)', () => {
+    const sent: Array<{ message: ToStore; transfer: Transferable[] }> = []
+    const mirror = createStoreMirror({ postMessage: (message, transfer = []) => { sent.push({ message, transfer }) }, onmessage: null }, null, { schedule: () => {} })
+    const piece = new TextEncoder().encode(BODY)
+    const view = piece.subarray(10, 30)
+    mirror.apply({ type: 'chunk', id: 'r1', data: view, t: 5 })
+    mirror.apply({ type: 'chunk', id: 'r1', data: piece, t: 6 })
+    const chunks = sent.filter((s) => s.message.type === 'event')
+    const [first, second] = chunks.map((s) => (s.message as Extract<ToStore, { type: 'event' }>).event as Extract<CaptureEvent, { type: 'chunk' }>)
+    expect([(first!.data as Uint8Array).buffer.byteLength, new TextDecoder().decode(first!.data as Uint8Array), first!.t]).toEqual([20, BODY.slice(10, 30), 5])
+    expect(chunks[0]!.transfer).toEqual([(first!.data as Uint8Array).buffer])
+    // a whole buffer is the caller's: cloned as it is, not moved away from it
+    expect([second!.data, chunks[1]!.transfer]).toEqual([piece, []])
+    expect(piece.byteLength).toBe(new TextEncoder().encode(BODY).byteLength) // the caller's buffer is not detached
   })
 
   it('clears, and a Clear on the mirror empties the store', async () => {

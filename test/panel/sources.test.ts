@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest'
 import { fixtureToJson, toFixture } from '../../src/exchange/fixture.js'
 import { toHar } from '../../src/exchange/har.js'
 import { SLICE_SIZE } from '../../src/exchange/slices.js'
-import { feedStreams } from '../../panel/inline/feed.js'
+import { feedStreams, type FeedEvent } from '../../panel/inline/feed.js'
 import type { CaptureEvent } from '../../panel/shell.js'
 import { readFile, readSource, STREAMED_FILE, type FileLike } from '../../panel/inline/sources.js'
 import { merge } from '../../src/library.js'
 import { createPanelStore } from '../../panel/store.js'
+import { LARGE_CHUNK } from '../../panel/store/backlog.js'
 
 const SSE = 'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"}}]}\n\n'
   + 'data: {"choices":[{"index":0,"delta":{"content":" there"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
@@ -86,7 +87,7 @@ describe('standalone page inputs', () => {
   it('feeds pieces that never split a surrogate pair (the one slicer, src/exchange/slices.ts)', async () => {
     const text = 'x'.repeat(SLICE_SIZE - 1) + '🌍y'
     const pieces: number[] = []
-    const emit = (e: CaptureEvent) => { if (e.type === 'chunk') pieces.push((e.data as string).length) }
+    const emit = (e: FeedEvent) => { if (e.type === 'chunk') pieces.push((e.data as string).length) }
     await feedStreams(emit, readSource({ text }, null).streams).finished
     expect(pieces).toEqual([SLICE_SIZE - 1, 3])
   })
@@ -120,27 +121,51 @@ describe('standalone page inputs', () => {
     }
     const big = SSE.repeat(Math.ceil((STREAMED_FILE + 1) / SSE.length))
 
-    it('streams a large raw stream file as bytes, in the pieces its stream gives, never reading it whole', async () => {
+    /** A store whose batches run on timers, fed `streams`; resolves once the first request ended. */
+    async function fedAndEnded(streams: ReturnType<typeof readSource>['streams']) {
+      const store = createPanelStore(null, { schedule: (f) => { setTimeout(f, 0) } })
+      const events: string[] = []
+      await feedStreams((e) => { events.push(e.type); store.apply(e) }, streams).finished
+      for (let i = 0; i < 400 && store.requests.value[0]?.state === 'live'; i++) await new Promise((r) => setTimeout(r, 5))
+      return { store, events, id: store.requests.value[0]!.id }
+    }
+
+    it('hands a large raw stream file to the store, which reads it as bytes in the pieces its stream gives, never whole', async () => {
       const file = fileOf('big.sse', big, { whole: false })
       const result = await readFile(file)
       expect([result.kind, result.streams.length, result.streams[0]!.chunks.length, result.streams[0]!.body!.size]).toEqual(['stream', 1, 0, file.size])
       expect(result.streams[0]!.request).toMatchObject({ method: 'FILE', url: 'big.sse', source: 'import', contentType: 'text/event-stream' })
-      const pieces: Array<string | Uint8Array> = []
-      const store = createPanelStore(null, { schedule: () => {} })
-      await feedStreams((e) => { if (e.type === 'chunk') pieces.push(e.data); store.apply(e) }, result.streams).finished
-      expect(pieces.length).toBe(Math.ceil(file.size / 65536))
-      expect(pieces.every((p) => p instanceof Uint8Array)).toBe(true)
-      const source = store.recordings.get(store.requests.value[0]!.id)!
+      const { store, events, id } = await fedAndEnded(result.streams)
+      // the feed sends the file, not its bytes: the store reads it (in the page, in its worker)
+      expect(events).toEqual(['request', 'body'])
+      const source = store.recordings.get(id)!
+      expect(source.chunks.map((c) => c.data.length)).toEqual([...Array(Math.floor(file.size / 65536)).fill(65536), file.size % 65536])
       expect([source.state, source.expected]).toEqual(['finished', merge(big, { url: 'big.sse', contentType: 'text/event-stream' })])
       expect(file.wholeReads).toBe(0)
     })
 
-    it('feeds a stream piece larger than SLICE_SIZE as views of SLICE_SIZE, so each is merged where it arrives', async () => {
+    it('cuts a stream piece larger than LARGE_CHUNK into views of LARGE_CHUNK, each merged where it arrives', async () => {
       const file = fileOf('big.sse', big, { whole: false, piece: 600 * 1024 })
-      const sizes: number[] = []
-      await feedStreams((e) => { if (e.type === 'chunk') sizes.push((e.data as Uint8Array).byteLength) }, (await readFile(file)).streams).finished
-      expect(sizes.slice(0, 4)).toEqual([SLICE_SIZE, SLICE_SIZE, 600 * 1024 - 2 * SLICE_SIZE, SLICE_SIZE])
+      const { store, id } = await fedAndEnded((await readFile(file)).streams)
+      const sizes = store.recordings.get(id)!.chunks.map((c) => c.data.length)
+      expect(sizes.slice(0, 11)).toEqual([...Array(9).fill(LARGE_CHUNK), 600 * 1024 - 9 * LARGE_CHUNK, LARGE_CHUNK])
       expect(sizes.reduce((a, b) => a + b, 0)).toBe(file.size)
+    })
+
+    it('stops reading a file whose request was removed (Clear, another paste)', async () => {
+      let pulls = 0
+      const file = fileOf('big.sse', big.repeat(8), { whole: false, piece: 4096 })
+      const counted = { ...file, stream: () => { const s = file.stream(); const r = s.getReader(); return new ReadableStream<Uint8Array>({ async pull(c) { pulls++; const p = await r.read(); if (p.done) c.close(); else c.enqueue(p.value) } }) } }
+      const store = createPanelStore(null, { schedule: () => {} })
+      const streams = (await readFile(counted)).streams
+      await feedStreams((e) => store.apply(e), streams).finished
+      await new Promise((r) => setTimeout(r, 0))
+      store.apply({ type: 'removed', id: streams[0]!.request.id })
+      const at = pulls
+      await new Promise((r) => setTimeout(r, 50))
+      expect(pulls).toBeLessThanOrEqual(at + 2)
+      expect(pulls).toBeLessThan(file.size / 4096)
+      expect(store.requests.value).toEqual([])
     })
 
     it('streams a large NDJSON file (its first line a whole JSON value)', async () => {
@@ -163,10 +188,7 @@ describe('standalone page inputs', () => {
       // no terminal event in what arrives: a stream cut short, not one the page closed after [DONE]
       const open = 'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n'
       const result = await readFile(fileOf('gone.sse', open.repeat(Math.ceil((STREAMED_FILE + 1) / open.length)), { whole: false, failAt: 65536 * 2 }))
-      const pending: Array<() => void> = []
-      const store = createPanelStore(null, { schedule: (f) => pending.push(f) })
-      await feedStreams((e) => store.apply(e), result.streams).finished
-      while (pending.length) pending.shift()!()
+      const { store } = await fedAndEnded(result.streams)
       const row = store.requests.value[0]!
       expect([row.state, row.cancelReason, row.bytes]).toEqual(['cancelled', 'the file could not be read to its end (Error: NotReadableError)', 65536 * 2])
     })

@@ -337,3 +337,39 @@ export async function openPage(options: { path?: string; viewport?: { width: num
     },
   }
 }
+
+/**
+ * The JS heap (MB) of every dedicated worker of the page's browser after a full garbage
+ * collection (the panel's store runs in one and holds the bodies). Playwright opens no CDP
+ * session on a worker, so the browser's session attaches to each worker target and talks to
+ * it through Target.sendMessageToTarget.
+ */
+export async function workerHeapsMB(page: Page): Promise<number> {
+  const cdp = await page.context().browser()!.newBrowserCDPSession()
+  try {
+    const { targetInfos } = await cdp.send('Target.getTargets') as { targetInfos: Array<{ targetId: string; type: string }> }
+    let total = 0
+    for (const t of targetInfos.filter((t) => t.type === 'worker')) {
+      const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: t.targetId, flatten: false }) as { sessionId: string }
+      const replies = new Map<number, (result: Record<string, unknown>) => void>()
+      const onMessage = (e: { sessionId: string; message: string }) => {
+        const m = JSON.parse(e.message) as { id?: number; result?: Record<string, unknown> }
+        if (e.sessionId === sessionId && m.id !== undefined) replies.get(m.id)?.(m.result ?? {})
+      }
+      cdp.on('Target.receivedMessageFromTarget', onMessage)
+      const call = (id: number, method: string) => new Promise<Record<string, unknown>>((resolve) => {
+        replies.set(id, resolve)
+        void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) })
+      })
+      await call(1, 'HeapProfiler.enable')
+      await call(2, 'HeapProfiler.collectGarbage')
+      await call(3, 'HeapProfiler.collectGarbage')
+      total += Number((await call(4, 'Runtime.getHeapUsage')).usedSize) / 2 ** 20
+      cdp.off('Target.receivedMessageFromTarget', onMessage)
+      await cdp.send('Target.detachFromTarget', { sessionId })
+    }
+    return total
+  } finally {
+    await cdp.detach()
+  }
+}

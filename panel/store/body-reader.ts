@@ -1,0 +1,67 @@
+// A request's body given whole (a file opened or dropped on the panel): read by the store
+// itself, where it merges, as the file's byte stream, at the pace it merges. In a worker the
+// UI thread never touches the bytes, and nothing is read far ahead of the merger: at most
+// READ_AHEAD bytes wait in the request's backlog, so a 300 MB file costs its body once, not
+// once more in flight. The request ends finished when the stream ends, cancelled when the
+// file cannot be read to its end; reading stops when the request is removed.
+
+import { slices } from '../../src/exchange/slices.js'
+import { LARGE_CHUNK } from './backlog.js'
+import type { Recorder } from './recording.js'
+
+/** What the store reads a body from: a File or Blob (structured-cloneable, so it crosses to a worker). */
+export interface BodySource {
+  readonly size: number
+  stream(): ReadableStream<Uint8Array>
+}
+
+/** Bytes received but not merged yet, at most, before the reader waits for the merger. */
+const READ_AHEAD = 4 * 1024 * 1024
+/** How long the reader waits before it looks at the backlog again (ms). */
+const WAIT_MS = 8
+/**
+ * Reading and merging at most this long (ms) before the reader yields a task: a stream whose
+ * pieces are at hand resolves its reads as microtasks, and the store's other messages (the
+ * UI's commands, in a worker) must not wait for the whole file.
+ */
+const TURN_MS = 16
+
+export async function readBody(recorder: Recorder, id: string, body: BodySource): Promise<void> {
+  const model = recorder.models.get(id)
+  if (!model || model.state !== 'live' || model.closing) return
+  model.reading = { total: body.size }
+  const reader = body.stream().getReader()
+  /** The request was removed (Clear, another paste) or ended otherwise: nothing more to read. */
+  const gone = () => recorder.models.get(id) !== model || model.state !== 'live' || model.closing !== null
+  const stop = () => { void reader.cancel().catch(() => {}) }
+  let turn = Date.now()
+  try {
+    // the next piece is asked for before this one is merged: the file is read while the merger works
+    let next = reader.read()
+    for (;;) {
+      if (Date.now() - turn > TURN_MS) {
+        await new Promise((r) => setTimeout(r, 0))
+        turn = Date.now()
+      }
+      const piece = await next
+      if (piece.done) break
+      if (gone()) return stop()
+      next = reader.read()
+      // pieces of up to a megabyte or more: merged here, as views small enough to be merged
+      // where they arrive (LARGE_CHUNK), between which this loop yields; handed to the merger
+      // as they are (nobody else holds them): the body is the file's pieces, not a copy
+      for (const bytes of slices(piece.value, LARGE_CHUNK)) recorder.chunk(id, bytes, null, true)
+      // over the size kept per request, or the memory budget: the rest would not be kept
+      if (model.truncated) { stop(); break }
+      while (!gone() && model.backlog.total - model.backlog.done > READ_AHEAD) await new Promise((r) => setTimeout(r, WAIT_MS))
+    }
+    model.reading = null
+    recorder.close({ type: 'finished', id, t: null })
+  } catch (err) {
+    // the file went away or changed while it was read: what arrived stays, cut short
+    model.reading = null
+    recorder.close({ type: 'cancelled', id, t: null, reason: `the file could not be read to its end (${String(err)})` })
+  } finally {
+    model.reading = null
+  }
+}
