@@ -177,7 +177,8 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'red
     now,
     defer,
     changed: () => batches.changed(),
-    merging: (m) => backlogs.merging(m),
+    // a body read from a file by the store arrives as fast as one merged in slices: the same care
+    merging: (m) => m.reading !== null || backlogs.merging(m),
     holds: (m) => !batches.disposed && recorder.models.get(m.request.id) === m,
     warn: (message) => notes.add('warning', message),
   }

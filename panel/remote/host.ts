@@ -68,7 +68,10 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
     requests: null, rows: null, notes: null, live: null, selectedId: undefined, selectedFrame: undefined,
     comparison: null, selection: null, latest: null, window: null,
   }
-  let window = { from: 0, to: 0, tail: false }
+  /** The rows in view the UI asked for; a newly selected request starts at its top, sent without being asked. */
+  const FIRST_WINDOW = { from: 0, to: 120, tail: false }
+  let window = FIRST_WINDOW
+  let windowFor: string | null = null
   let pending = false
   const post = (message: FromStore, transfer: Transferable[] = []) => port.postMessage(message, transfer)
 
@@ -105,6 +108,11 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
     if (view !== sent.selection) {
       patch.selection = view === null ? null : selectionPatch(sent.selection, view)
       sent.latest = view?.latest ?? null
+    }
+    // a new request selected: its list opens at the top, so its first rows come with it
+    if (view !== null && view.id !== windowFor) {
+      window = FIRST_WINDOW
+      windowFor = view.id
     }
     if (view !== null && sent.window?.selection !== view) {
       const length = view.items.length
@@ -231,6 +239,7 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
       }
       case 'window':
         window = { from: msg.from, to: msg.to, tail: msg.tail }
+        windowFor = store.selectedId.peek()
         sent.window = null // sent again, even for the same selection
         changed()
         return

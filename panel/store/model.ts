@@ -24,7 +24,7 @@ import type { ProviderReason, RequestRow, RequestState } from './types.js'
 export interface StoreEnv extends Clock {
   /** Something changed: `version` is bumped when the batch runs. */
   changed(): void
-  /** A large body of this request is being merged in slices (backlog.ts). */
+  /** A large body of this request is being merged in slices (backlog.ts), or read from a file (body-reader.ts). */
   merging(model: RequestModel): boolean
   /** The model is still the store's: deferred work for a removed, cleared or disposed one does nothing. */
   holds(model: RequestModel): boolean

@@ -90,7 +90,7 @@ describe('reply patches', () => {
   })
 
   it('sends the tool calls after the unchanged ones at the start (compared field by field, not by identity)', () => {
-    const call = { index: 0, id: 'call_1', type: 'function', name: 'get', arguments: '{"a":1}', parsedArguments: { a: 1 }, argumentsError: null }
+    const call: Reply['choices'][number]['toolCalls'][number] = { index: 0, id: 'call_1', type: 'function', name: 'get', arguments: '{"a":1}', parsedArguments: { a: 1 }, argumentsError: null }
     const withCalls = (calls: typeof call[]): Reply => ({ ...reply('x'), choices: [{ ...reply('x').choices[0]!, toolCalls: calls }] })
     const second = { ...call, index: 1, id: 'call_2', arguments: '{"b"' }
     const grown = { ...second, arguments: '{"b":2}', parsedArguments: { b: 2 } }
@@ -171,32 +171,32 @@ describe('the store in a worker, seen through its mirror', () => {
     expect(mirror.selection.value!.latest.choices[0]!.content).toBe(merge(body).choices[0]!.content)
   })
 
-  it('gives the rows in view once asked for: blank first, then exactly the store\'s own', async () => {
+  it('sends a newly selected request\'s first rows with it; other rows once asked for, blank until then; each exactly the store\'s own', async () => {
     const { mirror, local, apply } = joined()
-    apply(events('r1', STREAM))
+    const long = Array.from({ length: 300 }, (_, i) => chat({ content: `${i} ` }))
+    apply(events('r1', long))
     mirror.select('r1')
     local.select('r1')
     await until(() => mirror.selection.value?.row.state === 'finished')
-    expect(mirror.frameItems(0, 8)).toEqual(Array(8).fill(null))
-    await until(() => mirror.frameItems(0, 8)[0] !== null)
     await until(() => local.selection.value?.index === 'ready')
     await until(() => mirror.selection.value?.index === 'ready')
-    expect(mirror.frameItems(0, 8)).toEqual(local.frameItems(0, 8))
+    expect(mirror.frameItems(0, 20)).toEqual(local.frameItems(0, 20))
+    expect(mirror.frameItems(250, 260)).toEqual(Array(10).fill(null))
+    await until(() => mirror.frameItems(250, 260)[0] !== null)
+    expect(mirror.frameItems(250, 260)).toEqual(local.frameItems(250, 260))
   })
 
   it('sends the tail of the list with each batch while the end of a growing list is in view', async () => {
     const { mirror, apply } = joined()
-    apply(events('r1', [], false))
+    apply(events('r1', Array.from({ length: 300 }, (_, i) => chat({ content: `${i} ` })), false))
     mirror.select('r1')
-    await until(() => mirror.selection.value !== null)
-    mirror.apply({ type: 'chunk', id: 'r1', data: chat({ content: 'a' }), t: T0 })
-    await until(() => mirror.selection.value?.itemCount === 1)
-    mirror.frameItems(0, 1) // the end of the list: its tail is asked for
-    await until(() => mirror.frameItems(0, 1)[0] !== null)
+    await until(() => mirror.selection.value?.itemCount === 300)
+    mirror.frameItems(290, 300) // the end of the list in view: its tail is asked for
+    await until(() => mirror.frameItems(290, 300)[0] !== null)
     mirror.apply({ type: 'chunk', id: 'r1', data: chat({ content: 'b' }) + chat({ content: 'c' }), t: T0 + 1 })
-    await until(() => mirror.selection.value?.itemCount === 3)
+    await until(() => mirror.selection.value?.itemCount === 302)
     // the new rows came with the batch that added them: nothing to ask
-    expect(mirror.frameItems(0, 3).map((i) => (i?.type === 'frame' ? i.seq : null))).toEqual([0, 1, 2])
+    expect(mirror.frameItems(292, 302).map((i) => (i?.type === 'frame' ? i.seq : null))).toEqual([292, 293, 294, 295, 296, 297, 298, 299, 300, 301])
   })
 
   it('answers a frame: null at first (asked for), then the exact frame; loadFrame waits for it', async () => {
@@ -302,6 +302,7 @@ describe('the store in a worker, seen through its mirror', () => {
     expect(chunks[0]!.transfer).toEqual([(first!.data as Uint8Array).buffer])
     // a whole buffer is the caller's: cloned as it is, not moved away from it
     expect([second!.data, chunks[1]!.transfer]).toEqual([piece, []])
+
     expect(piece.byteLength).toBe(new TextEncoder().encode(BODY).byteLength) // the caller's buffer is not detached
   })
 
