@@ -36,8 +36,15 @@ export async function readBody(recorder: Recorder, id: string, body: BodySource)
   const stop = () => { void reader.cancel().catch(() => {}) }
   let turn = Date.now()
   try {
-    // the next piece is asked for before this one is merged: the file is read while the merger works
-    let next = reader.read()
+    // the next piece is asked for before this one is merged: the file is read while the merger
+    // works. A read that fails meanwhile is awaited at the top of the loop; marked handled now,
+    // so its failure is not reported as unhandled before then.
+    const ahead = () => {
+      const read = reader.read()
+      read.catch(() => {})
+      return read
+    }
+    let next = ahead()
     for (;;) {
       if (Date.now() - turn > TURN_MS) {
         await new Promise((r) => setTimeout(r, 0))
@@ -46,7 +53,7 @@ export async function readBody(recorder: Recorder, id: string, body: BodySource)
       const piece = await next
       if (piece.done) break
       if (gone()) return stop()
-      next = reader.read()
+      next = ahead()
       // pieces of up to a megabyte or more: merged here, as views small enough to be merged
       // where they arrive (LARGE_CHUNK), between which this loop yields; handed to the merger
       // as they are (nobody else holds them): the body is the file's pieces, not a copy

@@ -79,7 +79,8 @@ describe('the request list', () => {
     expect(await row('cancelled').locator('[data-testid="request-broken"]').count()).toBe(0)
     await row('cancelled').click()
     const last = page.locator('[data-testid="frame-row"][data-seq="2"]')
-    expect(await last.getAttribute('data-incomplete')).toBe('true')
+    // the selection shows once the store (in its worker) has taken it
+    await expect.poll(() => last.getAttribute('data-incomplete')).toBe('true')
     expect(await last.getAttribute('data-broken')).toBe(null)
     expect(await last.locator('.kind').textContent()).toBe('incomplete')
     expect(await last.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(await page.locator('[data-testid="frame-row"][data-seq="1"]').evaluate((el) => getComputedStyle(el).backgroundColor))

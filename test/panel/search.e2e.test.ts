@@ -165,14 +165,15 @@ describe('search frames', () => {
     const matches = Array.from({ length: N }, (_, i) => i).filter((i) => i % 7 === 3).length
     expect(result.count).toBe(`${matches} of ${N}`)
     console.log(`search over ${N} frames: ${Math.round(result.ms)} ms, ${result.steps} counts shown on the way, longest gap between animation frames ${Math.round(result.longest)} ms`)
-    // the count grew in many steps (slices, a repaint after each)...
-    expect(result.steps).toBeGreaterThan(5)
+    // the count grew in steps (the store's worker searches in slices and sends the count after
+    // each; the page shows it once per frame, so a fast search shows fewer of them)...
+    expect(result.steps).toBeGreaterThan(1)
     // ...and the page never froze. The slices are 12 ms, and alone on a machine the longest gap
     // is 40-50 ms (a major GC of the frames built: up to ~160 ms); the bound is as loose as the
     // 20 MB paste's (page.e2e): with every browser test at once on two shared cores, 0.9 s was seen
     expect(result.longest).toBeLessThan(2000)
-    expect(await page.locator('[data-testid="frame-row"]').first().getAttribute('data-seq')).toBe('3')
-    expect(await page.locator('[data-testid="frame-list"]').getAttribute('data-count')).toBe(String(matches))
+    await expect.poll(() => page.locator('[data-testid="frame-row"]').first().getAttribute('data-seq')).toBe('3')
+    await expect.poll(() => page.locator('[data-testid="frame-list"]').getAttribute('data-count')).toBe(String(matches))
     expect(problems).toEqual([])
   }, 180_000)
 })
