@@ -1,7 +1,8 @@
 // What went wrong, where: errors the provider sent inside the stream, frames that failed to
 // parse, and the diagnostics that name a client bug (with what a client that reads it wrongly
 // shows). Each names its frame; a click selects it. Long lists are windowed: a body of 100,000
-// broken frames must not lay out 100,000 rows.
+// broken frames must not lay out 100,000 rows. The counts are the store's (view.totals): a
+// store in a worker sends only each list's first entries, those that can be laid out.
 
 import { useState } from 'preact/hooks'
 import { showFrame, usePanel } from '../context.js'
@@ -23,18 +24,26 @@ export function Problems() {
   }
   const link = (frame: number | null) =>
     frame === null ? <span class="ds-where">stream</span> : <button type="button" class="ds-link" onClick={() => go(frame)}>frame {frame}</button>
-  const more = (n: number) => n > limit && (
-    <li><button type="button" class="ds-link" onClick={() => setLimit(limit * 4)}>… {(n - limit).toLocaleString('en')} more: show {Math.min(n - limit, limit * 3).toLocaleString('en')} more</button></li>
-  )
-  const problems = diagnostics.filter((d) => d.level !== 'info')
+  /** After the rows laid out: more of them on demand, or (past what is here) where the rest are. */
+  const more = (here: number, total: number) => {
+    if (here > limit) {
+      return <li><button type="button" class="ds-link" onClick={() => setLimit(limit * 4)}>… {(total - limit).toLocaleString('en')} more: show {Math.min(here - limit, limit * 3).toLocaleString('en')} more</button></li>
+    }
+    if (total > here) return <li class="ds-status" data-testid="problems-not-listed">… {(total - here).toLocaleString('en')} more, not listed here: the frame list marks their frames</li>
+    return null
+  }
+  const { totals } = view
   // the partial last frame of a stream the page cancelled is incomplete, not malformed: not listed here
-  const failed = view.row.partialFrame === null ? reply.errors : reply.errors.filter((e) => e.frame !== view.row.partialFrame)
+  const partial = view.row.partialFrame
+  const failed = partial === null ? reply.errors : reply.errors.filter((e) => e.frame !== partial)
+  // counted against the whole list: a partial frame is the last frame, and its error is in it
+  const failedTotal = totals.errors - (partial === null ? 0 : 1)
   return (
     <>
-      {diagnostics.length > 0 && (
+      {totals.diagnostics > 0 && (
         <div class="ds-block">
           <div class="ds-section-label">
-            problems {problems.length > 0 ? `· ${plural(problems.length, 'warning or error', 'warnings and errors')}` : '· none, only notes'}
+            problems {totals.problems > 0 ? `· ${plural(totals.problems, 'warning or error', 'warnings and errors')}` : '· none, only notes'}
           </div>
           <ul class="ds-list ds-problems ds-problem-list" data-testid="diagnostics">
             {diagnostics.slice(0, limit).map((d, i) => (
@@ -46,11 +55,11 @@ export function Problems() {
                 </span>
               </li>
             ))}
-            {more(diagnostics.length)}
+            {more(diagnostics.length, totals.diagnostics)}
           </ul>
         </div>
       )}
-      {streamErrors.length > 0 && (
+      {totals.streamErrors > 0 && (
         <div class="ds-block">
           <div class="ds-section-label">errors sent by the provider</div>
           <ul class="ds-list ds-problem-list" data-testid="stream-errors">
@@ -60,11 +69,11 @@ export function Problems() {
                 <span>{s.type ? `${s.type}: ` : ''}{oneLine(s.message, 300)}{s.code !== null ? ` (${s.code})` : ''}</span>
               </li>
             ))}
-            {more(streamErrors.length)}
+            {more(streamErrors.length, totals.streamErrors)}
           </ul>
         </div>
       )}
-      {failed.length > 0 && (
+      {failedTotal > 0 && (
         <div class="ds-block">
           <div class="ds-section-label">frames that failed to parse</div>
           <ul class="ds-list ds-problem-list" data-testid="frame-errors">
@@ -75,7 +84,7 @@ export function Problems() {
                 <code>{oneLine(e.raw, 60)}</code>
               </li>
             ))}
-            {more(failed.length)}
+            {more(failed.length, failedTotal)}
           </ul>
         </div>
       )}

@@ -9,7 +9,7 @@ import { createPanelStore, type LocalPanelStore } from '../store.js'
 import type { StoreOptions } from '../store/types.js'
 import type { RequestRow, SelectionState } from '../store/types.js'
 import { diffList } from './list-patch.js'
-import { KEPT_FIELDS, type Answer, type Command, type FromStore, type Port, type Question, type SelectionPatch, type SourceData, type StatePatch, type ToStore } from './protocol.js'
+import { KEPT_FIELDS, LISTED, type Answer, type Command, type FromStore, type Port, type Question, type SelectionPatch, type SourceData, type StatePatch, type ToStore } from './protocol.js'
 import { diffReply } from './reply-patch.js'
 
 /** Batches run at most this often (ms): a worker has no animation frames to follow. */
@@ -33,8 +33,10 @@ interface Sent {
   selectedFrame: unknown
   comparison: unknown
   selection: SelectionState | null
-  /** The replies sent for the selected request (the baseline of the next patches). */
+  /** The selected request's latest reply and problem lists as sent (cut to LISTED): the baseline of the next patches. */
   latest: Reply | null
+  diagnostics: SelectionState['diagnostics'] | null
+  streamErrors: SelectionState['streamErrors'] | null
   window: { selection: SelectionState | null } | null
 }
 
@@ -66,7 +68,7 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
   })
   const sent: Sent = {
     requests: null, rows: null, notes: null, live: null, selectedId: undefined, selectedFrame: undefined,
-    comparison: null, selection: null, latest: null, window: null,
+    comparison: null, selection: null, latest: null, diagnostics: null, streamErrors: null, window: null,
   }
   /** The rows in view the UI asked for; a newly selected request starts at its top, sent without being asked. */
   const FIRST_WINDOW = { from: 0, to: 120, tail: false }
@@ -107,7 +109,6 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
     const view = store.selection.peek()
     if (view !== sent.selection) {
       patch.selection = view === null ? null : selectionPatch(sent.selection, view)
-      sent.latest = view?.latest ?? null
     }
     // a new request selected: its list opens at the top, so its first rows come with it
     if (view !== null && view.id !== windowFor) {
@@ -125,19 +126,29 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
     if (Object.keys(patch).length > 0) post({ type: 'state', patch })
   }
 
-  /** The selection as changes since the one sent (the same request), or whole. */
+  /** A reply with only the first LISTED of its parse errors (their count is in the view's totals). */
+  const listed = (r: Reply): Reply => (r.errors.length <= LISTED ? r : { ...r, errors: r.errors.slice(0, LISTED) })
+
+  /** The selection as changes since the one sent (the same request), or whole; its lists cut to LISTED. */
   const selectionPatch = (prev: SelectionState | null, view: SelectionState): SelectionPatch => {
     const same = prev !== null && prev.id === view.id
-    const { items: _items, reply, latest, diagnostics, streamErrors, ...rest } = view
+    const { items: _items, ...whole } = view
+    const latest = listed(view.latest)
+    const reply = view.reply === view.latest ? latest : listed(view.reply)
+    const diagnostics = whole.diagnostics.slice(0, LISTED)
+    const streamErrors = whole.streamErrors.slice(0, LISTED)
+    const { reply: _r, latest: _l, diagnostics: _d, streamErrors: _s, ...rest } = whole
     // the large fields only when they changed
     if (same) for (const field of KEPT_FIELDS) if (rest[field] === prev![field]) delete rest[field]
+    const baseline = { latest: sent.latest, diagnostics: sent.diagnostics, streamErrors: sent.streamErrors }
+    Object.assign(sent, { latest, diagnostics, streamErrors })
     return {
       // the frame list's length only (itemCount): its rows in view come as `window`
       ...rest,
-      latest: diffReply(same ? sent.latest : null, latest),
+      latest: diffReply(same ? baseline.latest : null, latest),
       reply: reply === latest ? null : diffReply(null, reply),
-      diagnostics: diffList(same ? prev!.diagnostics : null, diagnostics) ?? { keep: diagnostics.length, add: [] },
-      streamErrors: diffList(same ? prev!.streamErrors : null, streamErrors) ?? { keep: streamErrors.length, add: [] },
+      diagnostics: diffList(same ? baseline.diagnostics : null, diagnostics) ?? { keep: diagnostics.length, add: [] },
+      streamErrors: diffList(same ? baseline.streamErrors : null, streamErrors) ?? { keep: streamErrors.length, add: [] },
     }
   }
 

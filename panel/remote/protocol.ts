@@ -67,6 +67,14 @@ export interface SourceData extends Omit<HeldSource, 'chunks' | 'frames'> {
 
 export type Answer = Frame | boolean | SourceData | Frame[] | Uint8Array | null
 
+/**
+ * Entries of each problem list sent to the UI (the diagnostics, the stream errors, a reply's
+ * parse errors): what Problems can lay out (50, then 200, then 800). A body of 100,000 broken
+ * frames has 100,000 of each; cloning them all took a 300 ms task on the UI thread. Their
+ * counts go whole (SelectionView.totals).
+ */
+export const LISTED = 800
+
 /** Fields of the selection sent only when they changed (absent: as before, for the same request): large, or rarely changed. */
 export const KEPT_FIELDS = ['request', 'frameTimes', 'timing', 'highlight', 'found'] as const
 type KeptField = (typeof KEPT_FIELDS)[number]

@@ -166,6 +166,10 @@ export class Selection {
     const frameIndex = frame === null ? -1 : items.indexOf(frame)
     const highlight = frame === null || !index ? [] : toShown(index.provenance.forFrame(frame), latest, reply)
     const upTo = (f: number | null) => scrubbed === null || (f !== null && f <= scrubbed)
+    const streamErrors = facts.streamErrors.filter((s) => upTo(s.frame))
+    const diagnostics = debugged.diagnostics.filter((d) => upTo(d.frame))
+    let problems = 0
+    for (const d of diagnostics) if (d.level !== 'info') problems++
     return {
       id: m.request.id,
       request: m.request,
@@ -181,8 +185,9 @@ export class Selection {
       highlight,
       search,
       found,
-      streamErrors: facts.streamErrors.filter((s) => upTo(s.frame)),
-      diagnostics: debugged.diagnostics.filter((d) => upTo(d.frame)),
+      streamErrors,
+      diagnostics,
+      totals: { streamErrors: streamErrors.length, diagnostics: diagnostics.length, problems, errors: reply.errors.length },
       timing: debugged.timing,
       frameTimes: debugged.times,
       providerReason: m.providerReason(),

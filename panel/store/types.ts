@@ -158,6 +158,12 @@ export interface SelectionView {
   streamErrors: StreamError[]
   /** The debugger's diagnostics once the body ended; the merger's own while it streams. */
   diagnostics: Diagnostic[]
+  /**
+   * The whole lengths of the problem lists (the stream errors, the diagnostics and those above
+   * info level, the parse errors of the reply shown). A store in a worker sends the UI only the
+   * first entries of each (panel/remote: what Problems lays out); these counts stay exact.
+   */
+  totals: { streamErrors: number; diagnostics: number; problems: number; errors: number }
   /** Timing figures once the body ended (null before); `timesUnknown` when no chunk had a time. */
   timing: Timing | null
   /** Each frame's time since the request started (the gap chart), once the body ended and when known. */

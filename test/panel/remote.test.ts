@@ -10,7 +10,7 @@ import { createPanelStore, type PanelStore } from '../../panel/store.js'
 import { createStoreHost } from '../../panel/remote/host.js'
 import { applyList, diffList } from '../../panel/remote/list-patch.js'
 import { createStoreMirror } from '../../panel/remote/mirror.js'
-import type { FromStore, Port, ToStore } from '../../panel/remote/protocol.js'
+import { LISTED, type FromStore, type Port, type ToStore } from '../../panel/remote/protocol.js'
 import { applyPatch, diffReply } from '../../panel/remote/reply-patch.js'
 
 const T0 = 1_754_000_000_000
@@ -197,6 +197,23 @@ describe('the store in a worker, seen through its mirror', () => {
     await until(() => mirror.selection.value?.itemCount === 302)
     // the new rows came with the batch that added them: nothing to ask
     expect(mirror.frameItems(292, 302).map((i) => (i?.type === 'frame' ? i.seq : null))).toEqual([292, 293, 294, 295, 296, 297, 298, 299, 300, 301])
+  })
+
+  it('sends the first LISTED entries of each problem list, and their exact totals', async () => {
+    const { mirror, local, apply } = joined()
+    const broken = Array.from({ length: 1000 }, (_, i) => `data: {x${i}\n\n`)
+    apply(events('r1', broken))
+    mirror.select('r1')
+    local.select('r1')
+    await until(() => mirror.selection.value?.row.state === 'finished' && local.selection.value?.row.state === 'finished')
+    await until(() => mirror.selection.value!.totals.diagnostics === local.selection.value!.totals.diagnostics)
+    const [m, l] = [mirror.selection.value!, local.selection.value!]
+    expect(l.latest.errors.length).toBe(1000)
+    expect(m.totals).toEqual(l.totals)
+    expect(m.totals.errors).toBe(1000)
+    expect(m.latest.errors).toEqual(l.latest.errors.slice(0, LISTED))
+    expect(m.diagnostics).toEqual(l.diagnostics.slice(0, LISTED))
+    expect(m.latest.choices).toEqual(l.latest.choices)
   })
 
   it('answers a frame: null at first (asked for), then the exact frame; loadFrame waits for it', async () => {
