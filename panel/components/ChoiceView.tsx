@@ -2,7 +2,7 @@
 
 import { useState } from 'preact/hooks'
 import type { ReplyChoice } from '../../src/library.js'
-import { plural } from '../format.js'
+import { formatCount, plural } from '../format.js'
 import type { Highlight } from '../store.js'
 import { ToolCallView } from './ToolCallView.js'
 import { TracedText } from './TracedText.js'
@@ -83,7 +83,7 @@ export function ChoiceView({ choice, multiple, highlight, found = NO_MARKS, part
           })}
           {choice.toolCalls.length > limit && (
             <button type="button" class="ds-link ds-more" data-testid="more-tool-calls" onClick={() => setLimit(limit + TOOL_CALLS_SHOWN * 4)}>
-              … {(choice.toolCalls.length - limit).toLocaleString('en')} more tool call{choice.toolCalls.length - limit === 1 ? '' : 's'}: show {Math.min(TOOL_CALLS_SHOWN * 4, choice.toolCalls.length - limit)} more
+              … {formatCount(choice.toolCalls.length - limit)} more tool call{choice.toolCalls.length - limit === 1 ? '' : 's'}: show {Math.min(TOOL_CALLS_SHOWN * 4, choice.toolCalls.length - limit)} more
             </button>
           )}
         </div>

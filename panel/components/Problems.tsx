@@ -6,7 +6,7 @@
 
 import { useState } from 'preact/hooks'
 import { showFrame, usePanel } from '../context.js'
-import { oneLine, plural } from '../format.js'
+import { formatCount, oneLine, plural } from '../format.js'
 
 /** Rows of each list laid out at first; more on demand. */
 export const PROBLEMS_SHOWN = 50
@@ -27,9 +27,9 @@ export function Problems() {
   /** After the rows laid out: more of them on demand, or (past what is here) where the rest are. */
   const more = (here: number, total: number) => {
     if (here > limit) {
-      return <li><button type="button" class="ds-link" onClick={() => setLimit(limit * 4)}>… {(total - limit).toLocaleString('en')} more: show {Math.min(here - limit, limit * 3).toLocaleString('en')} more</button></li>
+      return <li><button type="button" class="ds-link" onClick={() => setLimit(limit * 4)}>… {formatCount(total - limit)} more: show {formatCount(Math.min(here - limit, limit * 3))} more</button></li>
     }
-    if (total > here) return <li class="ds-status" data-testid="problems-not-listed">… {(total - here).toLocaleString('en')} more, not listed here: the frame list marks their frames</li>
+    if (total > here) return <li class="ds-status" data-testid="problems-not-listed">… {formatCount(total - here)} more, not listed here: the frame list marks their frames</li>
     return null
   }
   const { totals } = view

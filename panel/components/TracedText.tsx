@@ -4,6 +4,7 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { showFrame, usePanel } from '../context.js'
+import { formatCount } from '../format.js'
 import type { FieldRef } from '../provenance.js'
 import type { Highlight } from '../store.js'
 import { revealIn } from './scroll.js'
@@ -79,7 +80,7 @@ export function TracedText({ text, field, marks, found = NONE, toField, testid, 
     <>
       {from > 0 && (
         <button type="button" class="ds-link ds-more" onClick={() => setExpanded(true)}>
-          … {from.toLocaleString('en')} character{from === 1 ? '' : 's'} before: show all
+          … {formatCount(from)} character{from === 1 ? '' : 's'} before: show all
         </button>
       )}
       <div ref={ref} class={`ds-text${mono ? ' mono' : ''}`} data-testid={testid} onClick={onClick} title="Click a character to find the frame that sent it">
@@ -91,7 +92,7 @@ export function TracedText({ text, field, marks, found = NONE, toField, testid, 
       </div>
       {to < text.length && (
         <button type="button" class="ds-link ds-more" onClick={() => setExpanded(true)}>
-          … {(text.length - to).toLocaleString('en')} more character{text.length - to === 1 ? '' : 's'}: show all
+          … {formatCount(text.length - to)} more character{text.length - to === 1 ? '' : 's'}: show all
         </button>
       )}
     </>
