@@ -25,6 +25,13 @@ interface Described {
 export class FrameList {
   private readonly flags: FrameFlags
   private cached: { key: string; items: Int32Array } | null = null
+  /**
+   * The whole list (nothing hidden) as it grows: frames and entries only ever come after the
+   * ones before, so each batch of a growing stream appends to it (a buffer grown by doubling)
+   * instead of building the list again: 248,000 frames read over 100 batches wrote 12 million
+   * entries before.
+   */
+  private grown: { buffer: Int32Array; length: number; frames: number; entries: number } | null = null
   private matched: { seqs: Int32Array; count: number; hide: boolean; flagged: number; items: Int32Array } | null = null
   /** Rows built, valid for one merger and one provenance index. */
   private described: { merger: Merger; index: Index | null; map: Map<number, Described> } | null = null
@@ -40,24 +47,43 @@ export class FrameList {
     const { flags, count: flagged } = this.flags
     const key = `${n}:${entries.length}:${hide}:${hide ? flagged : 0}`
     if (this.cached && this.cached.key === key) return this.cached.items
-    const out = new Int32Array(n + (hide ? 0 : entries.length))
-    let k = 0
-    let j = 0
-    for (let seq = 0; seq < n; seq++) {
-      while (j < entries.length && entries[j]!.beforeFrame <= seq) {
-        if (!hide) out[k++] = -(j + 1)
-        j++
-      }
-      if (hide && seq < flagged && (flags[seq]! & 1) !== 0) continue
-      out[k++] = seq
+    if (!hide) {
+      const items = this.grow(n, entries)
+      this.cached = { key, items }
+      return items
     }
-    while (j < entries.length) {
-      if (!hide) out[k++] = -(j + 1)
-      j++
+    // hiding: the list is built again (a frame classified later can hide one listed before)
+    const out = new Int32Array(n)
+    let k = 0
+    for (let seq = 0; seq < n; seq++) {
+      if (seq < flagged && (flags[seq]! & 1) !== 0) continue
+      out[k++] = seq
     }
     const items = k === out.length ? out : out.slice(0, k)
     this.cached = { key, items }
     return items
+  }
+
+  /** The whole list, the frames and entries that came since the last call appended in body order. */
+  private grow(n: number, entries: readonly FrameEntry[]): Int32Array {
+    let g = this.grown
+    if (!g || g.frames > n || g.entries > entries.length) g = this.grown = { buffer: new Int32Array(Math.max(64, n + entries.length)), length: 0, frames: 0, entries: 0 }
+    const total = n + entries.length
+    if (total > g.buffer.length) {
+      const buffer = new Int32Array(Math.max(total, g.buffer.length * 2))
+      buffer.set(g.buffer.subarray(0, g.length))
+      g.buffer = buffer
+    }
+    const out = g.buffer
+    let k = g.length
+    let j = g.entries
+    for (let seq = g.frames; seq < n; seq++) {
+      while (j < entries.length && entries[j]!.beforeFrame <= seq) out[k++] = -(j++ + 1)
+      out[k++] = seq
+    }
+    while (j < entries.length) out[k++] = -(j++ + 1)
+    Object.assign(g, { length: k, frames: n, entries: entries.length })
+    return out.subarray(0, k)
   }
 
   /** The frames a search matched (ascending seqs, `count` of them): the list while searching; without dimmed ones when `hide`. */
@@ -124,6 +150,7 @@ export class FrameList {
   reset(): void {
     this.flags.reset()
     this.cached = null
+    this.grown = null
     this.matched = null
     this.described = null
   }

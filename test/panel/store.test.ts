@@ -113,6 +113,24 @@ describe('panel store', () => {
     expect(store.selection.value!.reply).toEqual(merge(BODY, { url: row.url, contentType: 'text/event-stream' }))
   })
 
+  it('extends the frame list of a growing stream in body order, frames and comments, as built whole; a forced reading starts it over', () => {
+    const { store, tick } = manualStore()
+    store.apply(request('g'))
+    store.select('g')
+    const parts = [': c1\n\n', chat({ content: 'a' }), ': c2\n\n', chat({ content: 'b' }) + chat({ content: 'c' }) + ': c3\n\n']
+    const seen: number[][] = []
+    for (const p of parts) {
+      store.apply({ type: 'chunk', id: 'g', data: p, t: null })
+      tick()
+      seen.push([...store.selection.value!.items])
+    }
+    expect(seen).toEqual([[-1], [-1, 0], [-1, 0, -2], [-1, 0, -2, 1, 2, -3]])
+    store.apply({ type: 'force', id: 'g', forced: { transport: 'ndjson' } })
+    tick()
+    // read as NDJSON, no line is a comment or a JSON value: every line is a broken frame
+    expect([...store.selection.value!.items]).toEqual(Array.from({ length: store.selection.value!.frameCount }, (_, i) => i))
+  })
+
   it('accepts bytes, and a UTF-8 character split across chunks', () => {
     const { store, tick } = manualStore()
     const bytes = new TextEncoder().encode(chat({ content: 'héllo ✓' }) + 'data: [DONE]\n\n')
