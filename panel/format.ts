@@ -13,7 +13,11 @@ export function formatDuration(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '—'
   if (ms < 1000) return `${Math.round(ms)} ms`
   if (ms < 60_000) return `${(ms / 1000).toFixed(2)} s`
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`
+  // past an hour (a HAR recorded last year beside a paste of today), the two largest units
+  const s = Math.round(ms / 1000)
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`
+  return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0')

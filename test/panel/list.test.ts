@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
 import { createPanelStore, type FrameItem } from '../../panel/store.js'
+import { startCell } from '../../panel/components/RequestRowView.js'
+import { formatDuration } from '../../panel/format.js'
 
 const T0 = 1_754_000_000_000
 
@@ -121,5 +123,16 @@ describe('notes', () => {
     expect(s.notes.value.length).toBe(2)
     s.clearNotes()
     expect(s.notes.value).toEqual([])
+  })
+})
+
+describe('start and duration cells', () => {
+  it('say a time since the first request in its two largest units, up to days (a HAR recorded last year beside a paste of today)', () => {
+    const cases: Array<[number, string]> = [
+      [0, '0 ms'], [999, '999 ms'], [1500, '1.50 s'], [59_990, '59.99 s'], [61_000, '1 min 1 s'], [3_599_000, '59 min 59 s'],
+      [3_600_000, '1 h 0 min'], [5_430_000, '1 h 30 min'], [86_399_000, '23 h 59 min'], [86_400_000, '1 d 0 h'], [792_814 * 60_000 + 2000, '550 d 13 h'],
+    ]
+    expect(cases.map(([ms]) => formatDuration(ms))).toEqual(cases.map(([, text]) => text))
+    expect([startCell(T0, T0), startCell(T0 + 2000, T0), startCell(null, T0), startCell(T0 + 86_400_000 * 3, T0)]).toEqual(['0', '+2.00 s', '—', '+3 d 0 h'])
   })
 })
