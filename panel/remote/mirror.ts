@@ -78,6 +78,8 @@ export function createStoreMirror(
   }
   const stopSettings = (Object.keys(settings) as Array<keyof UiSettings>).map((name) =>
     effect(() => { post({ type: 'set', settings: { [name]: settings[name].value } }) }))
+  // the shell's live capture as it stands now: the worker's store has no shell to ask
+  if (live.peek().enabled) post({ type: 'event', event: { type: 'live', enabled: true } })
 
   // questions and their answers
   let calls = 0

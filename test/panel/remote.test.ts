@@ -323,6 +323,17 @@ describe('the store in a worker, seen through its mirror', () => {
     expect(piece.byteLength).toBe(new TextEncoder().encode(BODY).byteLength) // the caller's buffer is not detached
   })
 
+  it('starts the store with live capture as the shell has it (the worker\'s store has no shell to ask)', async () => {
+    const channel = new MessageChannel()
+    open.push(channel.port1, channel.port2)
+    const host = createStoreHost(channel.port1 as unknown as Port<ToStore, FromStore>)
+    const mirror = createStoreMirror(channel.port2 as unknown as Port<FromStore, ToStore>, { kind: 'devtools', live: { setEnabled: async () => ({ ok: true }), enabled: () => true } })
+    expect(mirror.live.value.enabled).toBe(true)
+    await until(() => host.store.live.value.enabled)
+    await new Promise((r) => setTimeout(r, 30))
+    expect([host.store.live.value.enabled, mirror.live.value.enabled]).toEqual([true, true])
+  })
+
   it('clears, and a Clear on the mirror empties the store', async () => {
     const { mirror, host, apply } = joined()
     apply(events('r1', STREAM))
