@@ -19,11 +19,10 @@ import { tmpdir } from 'node:os'
 import { buildSync } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { merge } from '../src/library.js'
-import { ROOT } from '../test/support/browser.js'
+import { ROOT, workerHeapsMB } from '../test/support/browser.js'
 
+/** One body: the core in the same browser, and the page with its store in its worker (shipped) and on the UI thread (the baseline). */
 export interface IngestFigures {
-  /** The same page with its store on the UI thread (the baseline, measured alternately in the same run). */
-  local: PageRun & { ratio: number | null }
   name: string
   bytes: number
   frames: number
@@ -32,21 +31,10 @@ export interface IngestFigures {
   coreReadMs: number
   /** The core's own peak renderer growth (bytes): merge() of the file, and a merger keeping the body and its frames. */
   coreGrowth: { merge: number; merger: number }
-  /** The page: file chosen → final reply shown. */
-  pageMs: number | null
-  ratio: number | null
-  longestTaskMs: number
-  longTasks: number
-  /** Renderer resident set (bytes), all renderer processes: before (after a GC), peak during, after Clear and a GC. */
-  rssBefore: number
-  rssPeak: number
-  rssAfterClear: number
-  /** JS heap used (bytes) before, right after the ingest, after Clear (each after a GC). */
-  heapBefore: number
-  heapAfter: number
-  heapAfterClear: number
-  /** The page's reply agreed with the core's (frames, state, finish reason). */
-  exact: boolean
+  /** The page as shipped, its store in its worker (medians); `ratio`: its time over the core's (null: it never finished). */
+  page: PageRun & { ratio: number | null }
+  /** The same page with its store on the UI thread, measured alternately in the same run. */
+  local: PageRun & { ratio: number | null }
 }
 
 /** A body of `frames` frames whose JSON does not parse, `size` bytes each (a 1 MB body of 100,000). */
@@ -208,27 +196,6 @@ export interface PageRun {
   heapAfterClear: number
 }
 
-/**
- * Garbage-collects every worker of the browser (the page's store worker holds the bodies):
- * HeapProfiler.collectGarbage sent to each worker target through the browser's CDP session.
- */
-async function collectWorkers(browser: Browser): Promise<void> {
-  const cdp = await browser.newBrowserCDPSession()
-  try {
-    const { targetInfos } = await cdp.send('Target.getTargets') as { targetInfos: Array<{ targetId: string; type: string }> }
-    for (const t of targetInfos.filter((t) => t.type === 'worker')) {
-      const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: t.targetId, flatten: false }) as { sessionId: string }
-      for (const [id, method] of [[1, 'HeapProfiler.enable'], [2, 'HeapProfiler.collectGarbage']] as const) {
-        await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) })
-      }
-      await new Promise((r) => setTimeout(r, 300))
-      await cdp.send('Target.detachFromTarget', { sessionId })
-    }
-  } finally {
-    await cdp.detach()
-  }
-}
-
 /** A fresh page at the standalone page (`url`), idle once its sample is loaded. */
 async function openPage(browser: Browser, url: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } })
@@ -243,7 +210,7 @@ async function pageRun(browser: Browser, url: string, file: string, want: { fram
   const page = await openPage(browser, url)
   try {
     const pids = await rendererPids(browser)
-    await collectWorkers(browser)
+    await workerHeapsMB(page) // collects the workers' garbage too
     const heapBefore = await collect(page)
     const rssBefore = total(pids, 'VmRSS')
     // --profile=FILE: a CPU profile of the page's ingest, for Chrome DevTools' Performance panel
@@ -260,7 +227,7 @@ async function pageRun(browser: Browser, url: string, file: string, want: { fram
     await page.click('[data-testid=clear]')
     await page.waitForFunction(() => document.querySelector('[data-testid=request-row]') === null)
     await new Promise((r) => setTimeout(r, 500))
-    await collectWorkers(browser)
+    await workerHeapsMB(page)
     const heapAfterClear = await collect(page)
     await new Promise((r) => setTimeout(r, 500))
     return {
@@ -305,16 +272,12 @@ export async function ingestBench(browser: Browser, origin: string, options: { n
       heapBefore: m((r) => r.heapBefore), heapAfter: m((r) => r.heapAfter), heapAfterClear: m((r) => r.heapAfterClear),
     }
   }
+  const withRatio = (r: PageRun) => ({ ...r, ratio: r.ms === null ? null : r.ms / core.ms })
   const page = mid('worker')
   const local = mid('local')
   const figures: IngestFigures = {
     name, bytes, frames: want.frames, coreMs: core.ms, coreReadMs: core.readMs, coreGrowth: { merge: core.mergeGrowth, merger: core.mergerGrowth },
-    pageMs: page.ms, ratio: page.ms === null ? null : page.ms / core.ms,
-    longestTaskMs: page.longestTaskMs, longTasks: page.longTasks,
-    rssBefore: page.rssBefore, rssPeak: page.rssPeak, rssAfterClear: page.rssAfterClear,
-    heapBefore: page.heapBefore, heapAfter: page.heapAfter, heapAfterClear: page.heapAfterClear,
-    exact: page.ms !== null,
-    local: { ...local, ratio: local.ms === null ? null : local.ms / core.ms },
+    page: withRatio(page), local: withRatio(local),
   }
   const mb = (x: number) => `${(x / 1048576).toFixed(0)} MB`
   const line = (label: string, r: PageRun) => {

@@ -4,6 +4,7 @@
 // it. Only this side holds bodies and mergers; the mirror holds what the UI shows.
 
 import { effect } from '@preact/signals'
+import { concatBytes, utf8Encode } from '../../src/exchange/bytes.js'
 import type { Reply } from '../../src/library.js'
 import { createPanelStore, type LocalPanelStore } from '../store.js'
 import type { RequestRow, SelectionState, StoreOptions } from '../store/types.js'
@@ -204,20 +205,12 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
         const held = store.recordings.get(q.id)
         if (!held) return { value: null, transfer: [] }
         const { chunks, frames: _frames, ...rest } = held
+        const parts = chunks.map((c) => (typeof c.data === 'string' ? utf8Encode(c.data) : c.data))
         const ends: number[] = []
-        const ts: Array<number | null> = []
-        let size = 0
-        for (const c of chunks) size += typeof c.data === 'string' ? new TextEncoder().encode(c.data).length : c.data.byteLength
-        const body = new Uint8Array(size)
         let at = 0
-        for (const c of chunks) {
-          const bytes = typeof c.data === 'string' ? new TextEncoder().encode(c.data) : c.data
-          body.set(bytes, at)
-          at += bytes.byteLength
-          ends.push(at)
-          ts.push(c.t)
-        }
-        const source: SourceData = { ...rest, body, ends, ts }
+        for (const p of parts) ends.push(at += p.byteLength)
+        const body = concatBytes(parts)
+        const source: SourceData = { ...rest, body, ends, ts: chunks.map((c) => c.t) }
         return { value: source, transfer: [body.buffer] }
       }
     }

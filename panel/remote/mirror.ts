@@ -18,7 +18,7 @@ import { createStreamRules } from '../store/rules.js'
 import { START_ORDER, type RequestSort } from '../store/sort.js'
 import type { ExportSource, FrameItem, LiveState, Note, RequestRow, SelectionView } from '../store/types.js'
 import { applyList } from './list-patch.js'
-import type { Answer, Command, FromStore, KEPT_FIELDS, Port, Question, SelectionPatch, SourceData, StatePatch, ToStore, UiSettings } from './protocol.js'
+import { KEPT_FIELDS, type Answer, type Command, type FromStore, type Port, type Question, type SelectionPatch, type SourceData, type StatePatch, type ToStore, type UiSettings } from './protocol.js'
 import { applyPatch } from './reply-patch.js'
 
 /** Rows asked for beyond the ones in view, on each side (a scroll of a few rows needs no new window). */
@@ -130,7 +130,7 @@ export function createStoreMirror(
     const latest = applyPatch(same ? prev.latest : null, p.latest)
     const { latest: _l, reply: replyPatch, diagnostics, streamErrors, ...rest } = p
     // the large fields are absent when unchanged, which they can only be for the same request
-    const kept = same ? { request: prev.request, frameTimes: prev.frameTimes, timing: prev.timing, highlight: prev.highlight, found: prev.found } : {}
+    const kept = same ? Object.fromEntries(KEPT_FIELDS.map((field) => [field, prev[field]])) : {}
     return {
       ...(kept as Pick<SelectionView, (typeof KEPT_FIELDS)[number]>),
       ...rest,

@@ -62,11 +62,9 @@ export async function readBody(recorder: Recorder, id: string, body: BodySource)
       if (model.truncated) { stop(); break }
       while (!gone() && model.backlog.total - model.backlog.done > READ_AHEAD) await new Promise((r) => setTimeout(r, WAIT_MS))
     }
-    model.reading = null
     recorder.close({ type: 'finished', id, t: null })
   } catch (err) {
     // the file went away or changed while it was read: what arrived stays, cut short
-    model.reading = null
     recorder.close({ type: 'cancelled', id, t: null, reason: `the file could not be read to its end (${String(err)})` })
   } finally {
     model.reading = null
