@@ -7,6 +7,7 @@ import { effect } from '@preact/signals'
 import { concatBytes, utf8Encode } from '../../src/exchange/bytes.js'
 import type { Reply } from '../../src/library.js'
 import { createPanelStore, type LocalPanelStore } from '../store.js'
+import { nextTask } from '../store/budget.js'
 import type { RequestRow, SelectionState, StoreOptions } from '../store/types.js'
 import { diffList } from './list-patch.js'
 import { KEPT_FIELDS, LISTED, type Answer, type Command, type FromStore, type Port, type Question, type SelectionPatch, type SourceData, type StatePatch, type ToStore } from './protocol.js'
@@ -55,14 +56,16 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
   let cost = 0
   const store = createPanelStore(null, {
     schedule: (run) => {
-      setTimeout(() => {
+      const batch = () => {
         inBatch = true
         const t = performance.now()
         try { run() } finally {
           inBatch = false
           cost = performance.now() - t
         }
-      }, inBatch ? 0 : Math.min(BATCH_MAX_MS, Math.max(BATCH_MS, cost * BATCH_COST_RATIO)))
+      }
+      if (inBatch) void nextTask().then(batch)
+      else setTimeout(batch, Math.min(BATCH_MAX_MS, Math.max(BATCH_MS, cost * BATCH_COST_RATIO)))
     },
     ...options,
   })

@@ -7,6 +7,7 @@
 
 import { slices } from '../../src/exchange/slices.js'
 import { LARGE_CHUNK } from './backlog.js'
+import { nextTask } from './budget.js'
 import type { Recorder } from './recording.js'
 
 /** What the store reads a body from: a File or Blob (structured-cloneable, so it crosses to a worker). */
@@ -47,7 +48,7 @@ export async function readBody(recorder: Recorder, id: string, body: BodySource)
     let next = ahead()
     for (;;) {
       if (Date.now() - turn > TURN_MS) {
-        await new Promise((r) => setTimeout(r, 0))
+        await nextTask()
         turn = Date.now()
       }
       const piece = await next

@@ -22,6 +22,11 @@ interface ToolState extends CallIdentity {
   argumentsIfEmpty: string | null
   /** Provenance target of the arguments buffer. */
   target: number
+  /**
+   * The call as the last Reply held it: a snapshot of a stream with thousands of calls parses
+   * only the ones that changed since (arguments are parsed in full each time they are read).
+   */
+  shown: ReplyToolCall | null
 }
 
 class ChoiceState {
@@ -263,7 +268,7 @@ export class Accumulator {
   private newCall(choice: number, index: number): ToolState {
     const call: ToolState = {
       index, arrival: this.arrivals++, id: null, type: null, name: null, hasArguments: false, keyless: false,
-      args: new TextBuffer(), argumentsIfEmpty: null, target: -1,
+      args: new TextBuffer(), argumentsIfEmpty: null, target: -1, shown: null,
     }
     call.target = this.targets.push({ choice, channel: 'arguments', tool: call }) - 1
     return call
@@ -385,8 +390,11 @@ function sortedCalls(c: ChoiceState): ToolState[] {
 function replyToolCall(t: ToolState): ReplyToolCall {
   const fragments = t.args.toString()
   const args = fragments === '' && t.argumentsIfEmpty !== null ? t.argumentsIfEmpty : fragments
+  const s = t.shown
+  // unchanged since the last Reply: the same call (a Reply is read, never changed: README)
+  if (s !== null && s.arguments === args && s.id === t.id && s.name === t.name && s.type === (t.type ?? 'function') && s.index === t.index) return s
   const parsed = parseArguments(args)
-  return {
+  return t.shown = {
     index: t.index,
     id: t.id,
     type: t.type ?? 'function',

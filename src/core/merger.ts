@@ -24,7 +24,10 @@ export interface Merger {
   pushOwned(chunk: Uint8Array, t?: number): void
   /** The body is complete: dispatch what is left and return the final Reply. */
   end(): Reply
-  /** The Reply as it stands now (arguments parsed now, the stream left open). */
+  /**
+   * The Reply as it stands now (arguments parsed now, the stream left open). Read-only: a tool
+   * call unchanged since the last snapshot is the same object, not parsed again.
+   */
   snapshot(): Reply
   readonly frameCount: number
   /** One frame, built on demand (raw text, data, parsed JSON). */

@@ -50,6 +50,24 @@ describe('createMerger', () => {
     })
   })
 
+
+  it('a snapshot reuses each tool call unchanged since the last one, and builds the ones that changed again', () => {
+    const call = (i: number, id: string | null, args: string) => `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":${i},${id ? `"id":"${id}","type":"function","function":{"name":"f",` : '"function":{'}"arguments":${JSON.stringify(args)}}}]}}]}\n\n`
+    const m = createMerger()
+    m.push(call(0, 'a', '{"x":') + call(1, 'b', '{"y":2}'))
+    const first = m.snapshot().choices[0]!.toolCalls
+    expect(first.map((c) => [c.arguments, c.parsedArguments, c.argumentsError === null])).toEqual([['{"x":', null, false], ['{"y":2}', { y: 2 }, true]])
+    m.push(call(0, null, '1}'))
+    const second = m.snapshot().choices[0]!.toolCalls
+    expect(second[0]).not.toBe(first[0])
+    expect(second[0]).toMatchObject({ arguments: '{"x":1}', parsedArguments: { x: 1 }, argumentsError: null })
+    expect(second[1]).toBe(first[1])
+    m.push('data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"name":"g"}}]}}]}\n\n')
+    const third = m.end().choices[0]!.toolCalls
+    expect(third[0]).toBe(second[0])
+    expect(third[1]).not.toBe(second[1])
+    expect(third[1]!.name).toBe('fg')
+  })
   it('with retainBody: false, frames completed by the latest push stay readable, older text is dropped', () => {
     const m = createMerger({ retainBody: false })
     // the body is kept in 1 MiB blocks and released a block at a time: frames of 1.2 MB

@@ -159,7 +159,8 @@ describe('standalone page inputs', () => {
       const store = createPanelStore(null, { schedule: () => {} })
       const streams = (await readFile(counted)).streams
       await feedStreams((e) => store.apply(e), streams).finished
-      await new Promise((r) => setTimeout(r, 0))
+      // removed once reading has begun
+      while (pulls < 2) await new Promise((r) => setImmediate(r))
       store.apply({ type: 'removed', id: streams[0]!.request.id })
       const at = pulls
       await new Promise((r) => setTimeout(r, 50))
