@@ -59,29 +59,40 @@ export interface MountOptions {
   startWorker?: () => Worker
 }
 
-/** The store in a worker when one can be started, else here; and how to stop the worker. */
-function createStore(shell: PanelShell, startWorker: MountOptions['startWorker']): { store: PanelStore; stop: () => void } {
+/**
+ * The store in a worker when one can be started, else here; how it gets the capture events
+ * (the worker takes them itself where the shell says where from); and how to stop the worker.
+ */
+function createStore(shell: PanelShell, startWorker: MountOptions['startWorker']): { store: PanelStore; connect: () => () => void; stop: () => void } {
   let worker: Worker | null = null
   try {
     worker = startWorker?.() ?? null
   } catch (err) {
     console.warn('Deltascope: the store runs on the UI thread; its worker did not start:', err)
   }
-  if (!worker) return { store: createPanelStore(shell), stop: () => {} }
+  if (!worker) {
+    const store = createPanelStore(shell)
+    return { store, connect: () => shell.connect((event) => store.apply(event)), stop: () => {} }
+  }
   const store = createStoreMirror(worker as unknown as Port<FromStore, ToStore>, shell)
   // a worker that fails to load (a CSP that refuses it) says so where the user looks
   const failed = (e: ErrorEvent) => store.failed(`The panel's worker failed (${e.message || 'it could not be loaded'}): reload the panel.`)
   worker.addEventListener('error', failed)
-  return { store, stop: () => { worker.removeEventListener('error', failed); worker.terminate() } }
+  const connect = () => {
+    if (shell.workerEvents === undefined) return shell.connect((event) => store.apply(event))
+    store.takeEvents(shell.workerEvents)
+    return () => {} // the worker stops listening when it is disposed
+  }
+  return { store, connect, stop: () => { worker.removeEventListener('error', failed); worker.terminate() } }
 }
 
 export function mountPanel(root: HTMLElement, shell: PanelShell, options: MountOptions = {}): () => void {
   root.classList.add('ds-mount')
-  const { store, stop } = createStore(shell, options.startWorker)
+  const { store, connect, stop } = createStore(shell, options.startWorker)
   const ui = createUiState(shell.theme(), shell.storage)
   options.onStore?.(store)
   const stopTheme = shell.onThemeChange((theme) => { ui.theme.value = theme })
-  const disconnect = shell.connect((event) => store.apply(event))
+  const disconnect = connect()
   // the host's search bar (DevTools' onSearch, where the shell relays it) drives the frame search
   const stopSearch = shell.onSearch?.((action, query) => {
     if (action === 'performSearch') store.apply({ type: 'search', query: query ?? '' })

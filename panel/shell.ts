@@ -12,6 +12,13 @@ export interface PanelShell {
   kind: 'devtools' | 'inline'
   /** Starts the flow of capture events; returns a function that stops it. */
   connect(onEvent: (event: CaptureEvent) => void): () => void
+  /**
+   * Optional: where a store running in a worker takes the capture events from itself
+   * (structured-cloneable, understood by the worker the shell's page starts): `connect` is then
+   * not called, and no body passes through the UI thread. The DevTools shell: its tab, whose
+   * hub the worker listens to.
+   */
+  workerEvents?: unknown
   /** Live capture (Chrome's debugger API). Absent where the shell cannot offer it. */
   live?: {
     setEnabled(enabled: boolean): Promise<{ ok: boolean; message?: string }>

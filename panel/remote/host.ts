@@ -8,6 +8,7 @@ import { concatBytes, utf8Encode } from '../../src/exchange/bytes.js'
 import type { Reply } from '../../src/library.js'
 import { createPanelStore, type LocalPanelStore } from '../store.js'
 import { nextTask } from '../store/budget.js'
+import type { CaptureEvent } from '../shell.js'
 import type { RequestRow, SelectionState, StoreOptions } from '../store/types.js'
 import { diffList } from './list-patch.js'
 import { KEPT_FIELDS, LISTED, type Answer, type Command, type FromStore, type Port, type Question, type SelectionPatch, type SourceData, type StatePatch, type ToStore } from './protocol.js'
@@ -48,7 +49,13 @@ export interface StoreHost {
   dispose(): void
 }
 
-export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOptions = {}): StoreHost {
+/**
+ * How the worker's own page connects its store to capture events (a `connect` message: the
+ * shell's `workerEvents`); returns a disconnect. The standalone page's worker has none.
+ */
+export type ConnectEvents = (source: unknown, onEvent: (event: CaptureEvent) => void) => () => void
+
+export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOptions = {}, connectEvents: ConnectEvents | null = null): StoreHost {
   // a batch that leaves work queued (a large body merged in slices) is followed at once: in a
   // worker nothing waits for a paint between slices; other batches wait BATCH_MS, to gather
   let inBatch = false
@@ -78,6 +85,8 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
   let window = FIRST_WINDOW
   let windowFor: string | null = null
   let pending = false
+  /** Stops the capture events the worker takes itself (`connect`). */
+  let disconnect: (() => void) | null = null
   const post = (message: FromStore, transfer: Transferable[] = []) => port.postMessage(message, transfer)
 
   const flush = () => {
@@ -249,6 +258,10 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
         sent.window = null // sent again, even for the same selection
         changed()
         return
+      case 'connect':
+        disconnect?.()
+        disconnect = connectEvents ? connectEvents(msg.source, (event) => store.apply(event)) : null
+        return
       case 'dispose':
         dispose()
         return
@@ -256,6 +269,8 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
   }
 
   function dispose(): void {
+    disconnect?.()
+    disconnect = null
     stopWatching()
     store.dispose()
   }

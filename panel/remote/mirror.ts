@@ -27,6 +27,8 @@ const WINDOW_MARGIN = 60
 export interface StoreMirror extends PanelStore {
   /** The worker failed (it could not be loaded, or it threw): said where the user looks. */
   failed(message: string): void
+  /** The worker takes the capture events from `source` itself (the shell's `workerEvents`). */
+  takeEvents(source: unknown): void
 }
 
 export interface MirrorOptions {
@@ -254,6 +256,9 @@ export function createStoreMirror(
     rules: createStreamRules(shell?.rulesStore),
     failed(message) {
       notes.value = [...notes.peek(), { level: 'warning', message }]
+    },
+    takeEvents(source) {
+      post({ type: 'connect', source })
     },
     dispose() {
       for (const stop of stopSettings) stop()

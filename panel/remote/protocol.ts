@@ -55,6 +55,8 @@ export type ToStore =
    * list, or with `tail` its last `to - from` rows (a list followed while it grows).
    */
   | { type: 'window'; from: number; to: number; tail: boolean }
+  /** Take the capture events from `source` directly (the shell's `workerEvents`), not from the UI. */
+  | { type: 'connect'; source: unknown }
   | { type: 'dispose' }
 
 /** A request as an export reads it, its body in one buffer (views of the merger's blocks would each clone a whole block). */

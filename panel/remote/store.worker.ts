@@ -1,7 +1,6 @@
-// The dedicated Worker the panel's store runs in (host.ts), started by the shell's page: the
-// standalone page from an inline Blob (a page opened from file:// can start no worker from a
-// file), the DevTools panel from the extension's own file (an extension page's CSP admits
-// no blob: worker).
+// The dedicated Worker the standalone page's store runs in (host.ts), started from an inline
+// Blob (a page opened from file:// can start no worker from a file). The DevTools panel has
+// its own (src/capture/store-worker.ts), which also takes the capture events from the hub.
 
 import { createStoreHost } from './host.js'
 import type { FromStore, Port, ToStore } from './protocol.js'

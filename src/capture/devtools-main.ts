@@ -3,7 +3,7 @@
 
 import browser from 'webextension-polyfill'
 import { startHub } from './hub.js'
-import { hubChannelName, sender } from './messages.js'
+import { controlChannelName, sender } from './messages.js'
 
 export const PANEL_TITLE = 'Deltascope'
 /** Root-absolute: DevTools resolves a relative path against its own URL. */
@@ -17,7 +17,7 @@ void browser.devtools.panels.create(PANEL_TITLE, PANEL_ICON, PANEL_PAGE).then((p
   // page: relay it to the panel, which runs its frame search. Chrome has onSearch; Firefox none.
   const onSearch = (panel as { onSearch?: { addListener(cb: (action: string, query?: string) => void): void } }).onSearch
   if (!onSearch) return
-  const toPanel = sender<'hub→panel'>(new BroadcastChannel(hubChannelName(browser.devtools.inspectedWindow.tabId)))
+  const toPanel = sender<'hub→panel'>(new BroadcastChannel(controlChannelName(browser.devtools.inspectedWindow.tabId)))
   onSearch.addListener((action, query) => {
     if (action === 'performSearch' || action === 'nextSearchResult' || action === 'previousSearchResult' || action === 'cancelSearch') {
       toPanel(query === undefined ? { type: 'search', action } : { type: 'search', action, query })

@@ -1,55 +1,33 @@
 // The PanelShell for the DevTools panel: capture events come from the hub (the devtools page)
-// over a BroadcastChannel, live mode asks the hub (in Chrome's Live package after confirming the `debugger`
+// over a BroadcastChannel (hub-events.ts), to the store's worker itself where it runs in one;
+// live mode asks the hub (in Chrome's Live package after confirming the `debugger`
 // permission; in Firefox the background checks its host permission and says what is missing),
 // the theme follows DevTools.
 
 import browser from 'webextension-polyfill'
-import type { CaptureEvent, PanelShell, SearchAction } from '../../panel/shell.js'
-import { hubChannelName, sender, type HubToPanel } from './messages.js'
+import type { PanelShell, SearchAction } from '../../panel/shell.js'
+import { connectHubEvents, type HubEventsSource } from './hub-events.js'
+import { controlChannelName, sender, type HubToPanel } from './messages.js'
 
 type Theme = 'light' | 'dark'
 
-const HELLO_RETRY_MS = 500
 const REDACTION_KEY = 'deltascope.redaction'
 const RULES_KEY = 'deltascope.rules'
 
 export function createDevtoolsShell(): PanelShell {
   const tabId = browser.devtools.inspectedWindow.tabId
   const panelId = Math.random().toString(36).slice(2) + Date.now().toString(36)
-  const channel = new BroadcastChannel(hubChannelName(tabId))
-  const toHub = sender<'panel→hub'>(channel)
+  // the Live toggle and DevTools' search bar; the capture events have a channel of their own
+  const control = new BroadcastChannel(controlChannelName(tabId))
+  const toHub = sender<'panel→hub'>(control)
 
-  let listener: ((event: CaptureEvent) => void) | null = null
-  /** Live capture as the hub last reported it (its `live` events, replayed ones included). */
-  let liveOn = false
-  const deliver = (event: CaptureEvent): void => {
-    if (event.type === 'live') liveOn = event.enabled
-    listener?.(event)
-  }
-  let last = 0
-  let replayed = false
   let callCounter = 0
   const calls = new Map<number, (r: { ok: boolean; message?: string }) => void>()
   const searchCallbacks = new Set<(action: SearchAction, query?: string) => void>()
 
-  channel.onmessage = (ev: MessageEvent<HubToPanel>) => {
+  control.onmessage = (ev: MessageEvent<HubToPanel>) => {
     const msg = ev.data
     switch (msg.type) {
-      case 'replay':
-        if (msg.panelId !== panelId || replayed) return
-        replayed = true
-        for (const { n, event } of msg.events) {
-          if (n <= last) continue
-          last = n
-          deliver(event)
-        }
-        return
-      case 'event':
-        // Events before the replay are in the replay; later ones follow it in order.
-        if (!replayed || msg.n <= last) return
-        last = msg.n
-        deliver(msg.event)
-        return
       case 'search':
         for (const cb of searchCallbacks) cb(msg.action, msg.query)
         return
@@ -65,19 +43,9 @@ export function createDevtoolsShell(): PanelShell {
 
   const shell: PanelShell = {
     kind: 'devtools',
-    connect(onEvent) {
-      listener = onEvent
-      replayed = false
-      last = 0
-      const hello = (): void => toHub({ type: 'hello', panelId })
-      hello()
-      // The devtools page may still be starting; ask again until it answers.
-      const retry = setInterval(() => (replayed ? clearInterval(retry) : hello()), HELLO_RETRY_MS)
-      return () => {
-        clearInterval(retry)
-        listener = null
-      }
-    },
+    // a store in its worker connects to the hub itself (store-worker.ts): bodies never reach this thread
+    workerEvents: { tabId } satisfies HubEventsSource,
+    connect: (onEvent) => connectHubEvents({ tabId }, onEvent),
     theme: currentTheme,
     onSearch(callback) {
       searchCallbacks.add(callback)
@@ -133,8 +101,8 @@ export function createDevtoolsShell(): PanelShell {
       setEnabled: (enabled) => Promise.resolve(enabled ? { ok: false, message: NO_LIVE_IN_THIS_PACKAGE } : { ok: true }),
     }
   } else {
+    // whether live capture is on comes with the hub's replay (its `live` events), not from here
     shell.live = {
-      enabled: () => liveOn,
       setEnabled(enabled) {
         // permissions.request needs the click's user gesture: call it before anything awaits.
         const permitted = enabled && live === 'debugger' ? requestDebuggerPermission() : Promise.resolve<string | null>(null)

@@ -1,6 +1,6 @@
 // The hub runs in the devtools page, which lives as long as DevTools is open on the tab.
 // It turns the browser's view of the network into CaptureEvents, keeps them (bounded), and
-// replays them to the panel whenever the panel connects. Two sources:
+// replays them to the panel's store whenever it connects (messages.ts). Two sources:
 // - baseline: devtools.network.onRequestFinished + getContent (complete bodies, no permission);
 // - live: the background's live capture (bytes as they arrive), opt-in: Chrome's debugger
 //   session in the service worker, Firefox's webRequest.filterResponseData in the background
@@ -14,11 +14,13 @@ import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js
 import { LiveLedger } from './dedupe.js'
 import {
   LIVE_PORT_NAME,
+  controlChannelName,
   hubChannelName,
   sender,
   type HubToWorker,
   type NumberedEvent,
   type PanelToHub,
+  type StoreToHub,
   type WorkerToHub,
 } from './messages.js'
 import {
@@ -47,8 +49,10 @@ interface HarRequest {
 
 export function startHub(): void {
   const tabId = browser.devtools.inspectedWindow.tabId
-  const channel = new BroadcastChannel(hubChannelName(tabId))
-  const toPanel = sender<'hub→panel'>(channel)
+  const events = new BroadcastChannel(hubChannelName(tabId))
+  const toStore = sender<'hub→store'>(events)
+  const control = new BroadcastChannel(controlChannelName(tabId))
+  const toPanel = sender<'hub→panel'>(control)
 
   // ---- events kept for replay ------------------------------------------------------------
   let kept: NumberedEvent[] = []
@@ -61,7 +65,7 @@ export function startHub(): void {
     kept.push(numbered)
     if (event.type === 'chunk') keptBytes += typeof event.data === 'string' ? event.data.length * 2 : event.data.byteLength
     if (keptBytes > KEEP_BYTES) trim()
-    toPanel({ type: 'event', n: numbered.n, event })
+    toStore({ type: 'event', n: numbered.n, event })
   }
 
   const trim = (): void => {
@@ -83,13 +87,14 @@ export function startHub(): void {
     }
   }
 
-  // ---- panel ---------------------------------------------------------------------------------
+  // ---- the store (replay) and the panel (the Live toggle) ------------------------------------
   const liveCalls: Array<{ panelId: string; call: number }> = []
-  channel.onmessage = (ev: MessageEvent<PanelToHub>) => {
+  events.onmessage = (ev: MessageEvent<StoreToHub>) => {
+    if (ev.data.type === 'hello') toStore({ type: 'replay', storeId: ev.data.storeId, events: kept.slice() })
+  }
+  control.onmessage = (ev: MessageEvent<PanelToHub>) => {
     const msg = ev.data
-    if (msg.type === 'hello') {
-      toPanel({ type: 'replay', panelId: msg.panelId, events: kept.slice() })
-    } else if (msg.type === 'live') {
+    if (msg.type === 'live') {
       liveCalls.push({ panelId: msg.panelId, call: msg.call })
       setLive(msg.enabled)
     }

@@ -1,15 +1,21 @@
 // Every message the extension's pages exchange, in one typed map.
 //
-//   panel  ⇄  hub (the devtools page)   BroadcastChannel `deltascope:<tabId>` (structured clone)
+//   store  ⇄  hub (the devtools page)   BroadcastChannel `deltascope:<tabId>` (structured clone):
+//             the capture events, bodies included, to whichever side runs the panel's store
+//             (its worker; the panel page itself when no worker could start)
+//   panel  ⇄  hub                        BroadcastChannel `deltascope:<tabId>:control`: the Live
+//             toggle and DevTools' search bar, small messages the panel's UI thread handles
 //   hub    ⇄  service worker            runtime Port named `deltascope-live` (JSON in Chrome)
 //
+// Two channels, because a BroadcastChannel hands every message to every listener: with one,
+// the panel's UI thread would receive (and copy) every body its store's worker receives.
 // The hub runs for as long as DevTools is open on the tab, so it sees every request from the
 // moment DevTools opened, also before the panel is first shown; it keeps the events and
-// replays them to the panel. Only the background holds the live capture API (Chrome's
+// replays them to the store. Only the background holds the live capture API (Chrome's
 // `debugger` in its service worker, Firefox's webRequest.filterResponseData in its background
 // script). Bytes cross the Port as base64 from Chrome (its runtime messaging is JSON) and as
 // the ArrayBuffer itself from Firefox (structured clone); the hub turns them into Uint8Array
-// before they reach the panel.
+// before they reach the store.
 
 import type { CaptureEvent, CapturedRequest } from '../exchange/types.js'
 
@@ -19,15 +25,19 @@ export interface NumberedEvent {
   event: CaptureEvent
 }
 
+export type StoreToHub =
+  /** The store (re)connected: send everything kept so far. */
+  { type: 'hello'; storeId: string }
+
+export type HubToStore =
+  | { type: 'replay'; storeId: string; events: NumberedEvent[] }
+  | { type: 'event'; n: number; event: CaptureEvent }
+
 export type PanelToHub =
-  /** The panel (re)connected: send everything kept so far. */
-  | { type: 'hello'; panelId: string }
   /** Turn live mode on or off; answered by `live-result` with the same `call`. */
-  | { type: 'live'; panelId: string; call: number; enabled: boolean }
+  { type: 'live'; panelId: string; call: number; enabled: boolean }
 
 export type HubToPanel =
-  | { type: 'replay'; panelId: string; events: NumberedEvent[] }
-  | { type: 'event'; n: number; event: CaptureEvent }
   | { type: 'live-result'; panelId: string; call: number; ok: boolean; message?: string }
   /** DevTools' own search bar, on the Deltascope panel (ExtensionPanel.onSearch fires in the devtools page). */
   | { type: 'search'; action: 'performSearch' | 'nextSearchResult' | 'previousSearchResult' | 'cancelSearch'; query?: string }
@@ -58,6 +68,8 @@ export type WorkerToHub =
 
 /** The one map: route → message type. */
 export interface MessageMap {
+  'store→hub': StoreToHub
+  'hub→store': HubToStore
   'panel→hub': PanelToHub
   'hub→panel': HubToPanel
   'hub→worker': HubToWorker
@@ -66,8 +78,14 @@ export interface MessageMap {
 
 export const LIVE_PORT_NAME = 'deltascope-live'
 
+/** The capture events' channel (store ⇄ hub). */
 export function hubChannelName(tabId: number): string {
   return `deltascope:${tabId}`
+}
+
+/** The panel's controls' channel (panel ⇄ hub): no bodies cross it. */
+export function controlChannelName(tabId: number): string {
+  return `deltascope:${tabId}:control`
 }
 
 /** A typed sender for one route over anything with `postMessage`. */
