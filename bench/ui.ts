@@ -1,4 +1,4 @@
-// npm run bench:ui [-- --json] [-- --profile=FILE] [-- --ingest | --no-ingest]
+// npm run bench:ui [-- --json] [-- --profile=FILE] [-- --ingest | --no-ingest | --extension]
 // The panel at scale, in Debian Chromium (issue: "The panel at scale"). The standalone page
 // (dist/page, built first when stale) is served from 127.0.0.1 and driven through its test
 // hook (`?deltascope-test`: window.__deltascope.feed(events) feeds capture events through
@@ -18,6 +18,10 @@
 //      time: at the end every frame is in the list and the reply is complete, and UI updates
 //      were batched per animation frame (store version bumps and DOM mutation batches, counted
 //      against animation-frame ticks).
+//   e. (bench/extension.ts) a 9.5 MB stream captured by the extension on its HAR path, in
+//      DevTools: from the page's fetch finished to the request listed, its first rows and its
+//      final reply in the panel (first rows ≤ 1 s after it is listed), and the panel's longest
+//      task meanwhile (≤ 200 ms). --extension runs e alone.
 // Times are taken in the page (performance.now), at the animation frame that shows the result.
 // Not part of `npm test`: timed checks belong here.
 
@@ -29,6 +33,7 @@ import { merge, type Reply } from '../src/library.js'
 import { TEXT_WINDOW } from '../panel/components/TracedText.js'
 import { CHROMIUM, ensurePageBuilt, servePage } from '../test/support/browser.js'
 import { generateStream } from './generate.js'
+import { extensionCapture } from './extension.js'
 import { brokenFrames, ingestBench, type IngestFigures } from './ingest.js'
 
 const args = new Set(process.argv.slice(2))
@@ -38,6 +43,10 @@ const log = (s: string) => { if (!asJson) console.log(s) }
 /** --ingest: only d (the page's file ingest against the core); --no-ingest: only a, b, c. */
 const onlyIngest = args.has('--ingest')
 const noIngest = args.has('--no-ingest')
+/** --extension: only e (a capture through the extension's HAR path). */
+const onlyExtension = args.has('--extension')
+/** e: the largest stream Chrome's DevTools reliably hands to an extension once it has finished. */
+const EXTENSION_BYTES = 9.5e6
 /** d: the OpenAI stream given to the page as a file (bytes). */
 const INGEST_BYTES = Number(process.env['DELTASCOPE_INGEST_MB'] ?? 64) * 1048576
 
@@ -282,6 +291,8 @@ async function main(): Promise<void> {
     // the page opens with a sample: let it load first
     await page.waitForFunction(() => document.querySelector('[data-testid=request-row][data-state=finished]') !== null)
 
+    if (onlyExtension) { await extension(); return report(t0, version, errors) }
+
     // d. (first: the renderer has held nothing big yet) ------------------------------------
     if (!noIngest) await ingest(browser, origin)
     if (onlyIngest) return report(t0, version, errors)
@@ -345,6 +356,9 @@ async function main(): Promise<void> {
     targets.push({ name: 'c. UI updates batched per animation frame', value: `${l.bumps} batches, ${l.mutationBatches} DOM batches / ${l.ticks} frames (${perTick.toFixed(2)} per frame)`, pass: l.bumps <= l.ticks + 1 && l.mutationBatches <= l.ticks + 2 })
     targets.push({ name: 'c. kept up: all shown within 250 ms of the last frame', value: ms(l.caughtUp), pass: l.caughtUp !== null && l.caughtUp <= 250 })
 
+    // e. ----------------------------------------------------------------------------------
+    await extension()
+
     report(t0, version, errors)
   } finally {
     await browser.close()
@@ -362,6 +376,18 @@ function report(t0: number, version: string, errors: string[]): void {
   log('\nTargets')
   for (const t of targets) log(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.name.padEnd(66)} ${t.value}`)
   log(`\n(${((Date.now() - t0) / 1000).toFixed(0)} s)`)
+}
+
+/** e. a capture through the extension's HAR path, in DevTools (bench/extension.ts): its own Chromium. */
+async function extension(): Promise<void> {
+  const body = generateStream('openai', EXTENSION_BYTES, 5)
+  const want = expectedOf(merge(body, { url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' }))
+  log(`\ne. a ${want.frames.toLocaleString('en')}-frame stream (${(body.length / 1e6).toFixed(1)} MB) captured by the extension when it finishes (DevTools, dist/chrome)`)
+  const e = await extensionCapture(body, want, log)
+  figures['e'] = e
+  const afterListed = (t: number | null) => (t === null || e.listed === null ? null : t - e.listed)
+  targets.push({ name: 'e. extension: first rows ≤ 1 s after the request is listed', value: ms(afterListed(e.firstRows)), pass: (afterListed(e.firstRows) ?? Infinity) <= 1000 })
+  targets.push({ name: 'e. extension: the panel\'s longest task ≤ 200 ms', value: ms(e.longestTask), pass: e.longestTask <= 200 })
 }
 
 /** d. the page's file ingest against the core's merge() of the same bytes, in this browser (bench/ingest.ts). */

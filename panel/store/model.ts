@@ -204,7 +204,7 @@ export class RequestModel {
       partialFrame,
       ...(request.listedBecause !== undefined ? { listedBecause: request.listedBecause } : {}),
     }
-    row.incomplete = incompleteReason(row, reply.transport, noStore(request))
+    row.incomplete = incompleteReason(row, reply.transport, withheld(request))
     this.rowCache = { rev: this.rev, row }
     return row
   }
@@ -239,15 +239,21 @@ export function mergeOptions(request: CapturedRequest, forced: ForcedOptions): M
   return o
 }
 
-export const NO_STORE_NO_BODY = 'no body: the server sent Cache-Control: no-store; Chrome kept no body: turn on Live and reload'
+export const NO_STORE_NO_BODY = 'the server sent Cache-Control: no-store; Chrome kept no body: turn on Live and reload'
 
-/** The response said Cache-Control: no-store. */
-function noStore(request: CapturedRequest): boolean {
-  return request.responseHeaders.some((h) => h.name.toLowerCase() === 'cache-control' && /(^|[\s,])no-store($|[\s,;=])/i.test(h.value))
+/**
+ * Why DevTools handed over no body for a request captured when it finished, as the hub said
+ * (`bodyWithheld`); for a capture without it, a no-store response is the likely reason.
+ */
+function withheld(request: CapturedRequest): string | null {
+  if (request.source !== 'har') return null
+  if (request.bodyWithheld !== undefined) return request.bodyWithheld
+  const noStore = request.responseHeaders.some((h) => h.name.toLowerCase() === 'cache-control' && /(^|[\s,])no-store($|[\s,;=])/i.test(h.value))
+  return noStore ? NO_STORE_NO_BODY : null
 }
 
 /** Why a stream that ended is not whole, in words (the request list's mark, on hover); null when it is whole, or still running. */
-export function incompleteReason(row: RequestRow, transport: string, noStoreSent = false): string | null {
+export function incompleteReason(row: RequestRow, transport: string, withheld: string | null = null): string | null {
   if (row.cutByBudget) return 'cut: this request alone reached the memory budget; the rest was not kept'
   if (row.truncated) return 'cut: the body went over the size kept per request; the rest was not kept'
   if (row.state === 'live' || row.done) return null
@@ -258,9 +264,9 @@ export function incompleteReason(row: RequestRow, transport: string, noStoreSent
   }
   // a body that is not a stream at all is not an incomplete stream: the panel shows its raw text
   if (row.frames === 0 && row.bytes > 0 && transport === 'unknown') return null
-  // Chrome keeps no body of a Cache-Control: no-store response for the devtools network API
-  // (the HAR path); live capture reads the bytes as they arrive
-  if (row.frames === 0 && row.bytes === 0 && row.source === 'har' && noStoreSent) return NO_STORE_NO_BODY
+  // DevTools handed over no body (a no-store response, one over Chrome's 10 MB: the hub says
+  // which); live capture reads the bytes as they arrive
+  if (row.frames === 0 && row.bytes === 0 && withheld !== null) return `no body: ${withheld.replace(/\.$/, '')}`
   if (row.frames === 0) return 'no frames: the body ended empty'
   return "no terminal event: the body ended before the provider's end marker ([DONE], message_stop, response.completed, done:true, a finish reason); it may have been cut"
 }

@@ -41,7 +41,7 @@ interface HarRequest {
   startedDateTime: string
   time: number
   request: { method: string; url: string; headers: Header[]; postData?: { text?: string } }
-  response: { status: number; headers: Header[]; content: { mimeType: string } }
+  response: { status: number; headers: Header[]; bodySize?: number; content: { mimeType: string; size?: number } }
   getContent: (...args: unknown[]) => unknown
   _resourceType?: string
   _requestId?: string
@@ -153,23 +153,16 @@ export function startHub(): void {
       ...(listedBecause !== null ? { listedBecause } : {}),
     }
     const end = Number.isFinite(entry.time) ? startedAt + entry.time : null
-    emit({ type: 'request', request })
-    const sentNoStore = noStore(entry.response.headers)
-    const empty = body.kind === 'none' || (body.kind === 'bytes' ? body.bytes.byteLength === 0 : body.text.length === 0)
-    // an empty body is a body (a stream that sent nothing); a no-store one is more likely one Chrome did not keep
-    if (body.kind === 'none' || (empty && sentNoStore)) {
+    const withheld = withheldReason(entry, body)
+    emit({ type: 'request', request: withheld === null ? request : { ...request, bodyWithheld: withheld } })
+    if (withheld !== null) {
       // the row says so too (panel/store/model.ts incompleteReason), with the same words
-      const why = sentNoStore
-        ? 'the server sent Cache-Control: no-store; Chrome kept no body: turn on Live and reload.'
-        : entry._resourceType === 'eventsource'
-          ? 'Chrome does not reliably give EventSource bodies to extensions; turn on live mode or use fetch.'
-          : 'DevTools returned no body for it.'
-      emit({ type: 'note', level: 'warning', message: `No body for ${entry.request.method} ${entry.request.url}: ${why}` })
+      emit({ type: 'note', level: 'warning', message: `No body for ${entry.request.method} ${entry.request.url}: ${withheld}` })
     } else if (body.kind === 'bytes') {
       // the body arrives whole, after the end: when its frames came is unknown (t null), so
       // timing says "turn on Live" rather than show one time on every frame
       if (body.bytes.byteLength > 0) emit({ type: 'chunk', id, data: body.bytes, t: null })
-    } else if (body.text.length > 0) {
+    } else if (body.kind === 'text' && body.text.length > 0) {
       emit({ type: 'chunk', id, data: body.text, t: null })
     }
     emit({ type: 'finished', id, t: end, status: entry.response.status })
@@ -290,6 +283,27 @@ export function startHub(): void {
       }
     }
   }
+}
+
+/**
+ * Why DevTools handed over no body, or null when it did: none at all, or an empty one where
+ * the response says there was more (HAR `content.size`, `bodySize`). An empty body otherwise
+ * is a body: a stream that sent nothing. Chrome keeps no large body for extensions once a
+ * request has finished: measured with Chromium 156, 10.5 MB of ASCII came, 23 MB did not,
+ * nor 10.1 MB of text with some non-ASCII in it (9.9 MB did): about 20 MB as DevTools stores
+ * it, two bytes a character once one is not ASCII. No exact limit is claimed to the user.
+ */
+function withheldReason(entry: HarRequest, body: ReturnType<typeof bodyFromContent>): string | null {
+  const empty = body.kind === 'none' || (body.kind === 'bytes' ? body.bytes.byteLength === 0 : body.text.length === 0)
+  if (!empty) return null
+  const size = Math.max(entry.response.content.size ?? -1, entry.response.bodySize ?? -1)
+  if (size >= 1_000_000) {
+    return `DevTools handed over none of its ${(size / 1e6).toFixed(1)} MB: Chrome keeps no body this large for extensions once the request has finished. Turn on Live and reload.`
+  }
+  if (noStore(entry.response.headers)) return 'the server sent Cache-Control: no-store; Chrome kept no body: turn on Live and reload.'
+  if (entry._resourceType === 'eventsource') return 'Chrome does not reliably give EventSource bodies to extensions; turn on live mode or use fetch.'
+  if (size > 0) return `DevTools handed over none of its ${size} bytes: turn on Live and reload.`
+  return body.kind === 'none' ? 'DevTools returned no body for it.' : null
 }
 
 /** The response said Cache-Control: no-store (Chrome then may keep no body for getContent). */

@@ -26,6 +26,11 @@ export interface CapturedRequest {
   source: 'har' | 'live' | 'import' | 'paste' | 'sample'
   /** Why it was listed when its Content-Type did not declare a stream (its body sniffed as one: src/exchange/sniff.ts listedReason). */
   listedBecause?: string
+  /**
+   * Why the capture has no body although the response may have had one, in words (the
+   * DevTools network API handed none over: a no-store response, a body over Chrome's 10 MB).
+   */
+  bodyWithheld?: string
 }
 
 /** Events in the order they happened. Times are ms since epoch. */

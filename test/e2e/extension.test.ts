@@ -51,7 +51,7 @@ const CHROME_LIVE_DIST = join(CHROME_DIST, '../chrome-live')
 const UNICODE_TEXT = 'Prix : 5 € — naïve 中文 😀 “ok”'
 const chunk = (content: string, extra = ''): string =>
   `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}${extra}}]}\n\n`
-const EXTRA_BODIES: Record<string, { type: string; body: string; hold?: boolean }> = {
+const EXTRA_BODIES: Record<string, { type: string; body: string; hold?: boolean; whole?: boolean }> = {
   // No charset: Chrome hands the body to extensions decoded as windows-1252.
   '/charsetless.sse': {
     type: 'text/event-stream',
@@ -73,6 +73,12 @@ const EXTRA_BODIES: Record<string, { type: string; body: string; hold?: boolean 
     body: chunk('Closed') + chunk(' by the page', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
     hold: true,
   },
+  // Larger than Chrome's DevTools keeps of a finished response (23 MB; 10.5 MB of ASCII is kept): sent at once
+  '/big.sse': {
+    type: 'text/event-stream; charset=utf-8',
+    body: Array.from({ length: 23_000 }, (_, i) => chunk(`${String(i).padStart(5, '0')} ${'x'.repeat(900)}`)).join('') + 'data: [DONE]\n\n',
+    whole: true,
+  },
   // Not streams: one JSON document, and plain text.
   '/api/config.json': { type: 'application/json', body: '{"model":"gpt-4o","stream":true}\n' },
   '/hello.txt': { type: 'text/plain', body: 'Hello, world\n' },
@@ -90,6 +96,7 @@ function startExtraServer(): Promise<{ url: string; server: Server }> {
     }
     if (!entry) { res.writeHead(404, { 'access-control-allow-origin': '*' }); res.end(); return }
     res.writeHead(200, { 'content-type': entry.type, 'cache-control': 'no-store', 'access-control-allow-origin': '*' })
+    if (entry.whole) { res.end(entry.body); return }
     // Streamed a frame at a time, 40 ms apart: slow enough for live capture to pick it up.
     const parts = entry.body.split(/(?<=\n\n)/)
     const next = (): void => {
@@ -534,6 +541,16 @@ describe.skipIf(!available)('the baseline package (dist/chrome): no permission',
     expect(await panel.evaluate<string>(`${row}.dataset.id`)).toMatch(/^har-/)
     await selectRequest(panel, url)
     expectPanelShows(await readSelection(panel, url), await expectedReply(url, 'text/event-stream; charset=utf-8'), 'no-store on completion')
+  })
+
+  it('a finished body larger than Chrome keeps arrives with none: the row and a note say so, and to turn on Live', async () => {
+    const url = `${extra.url}/big.sse`
+    expect(await pageFetch(b, url)).toBeGreaterThan(10_000_000)
+    const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(url)})`
+    await panel.waitFor(`${row}?.dataset.state === 'finished'`, { timeout: 20_000, message: 'the big stream, listed on completion' })
+    const why = `DevTools handed over none of its ${(Buffer.byteLength(EXTRA_BODIES['/big.sse']!.body) / 1e6).toFixed(1)} MB: Chrome keeps no body this large for extensions once the request has finished. Turn on Live and reload`
+    expect(await panel.evaluate<string>(`${row}.querySelector('[data-testid=request-incomplete]').title`)).toBe(`Incomplete: no body: ${why}`)
+    await panel.waitFor(`[...document.querySelectorAll('[data-testid=note] .ds-note-text')].some((n) => n.textContent === ${sel(`No body for POST ${url}: ${why}.`)})`, { message: 'the note on the missing body' })
   })
 
   it('imports a HAR dropped on the panel beside the captured requests, marked imported', async () => {

@@ -11,7 +11,7 @@ import { createPanelStore } from '../../panel/store.js'
 const T0 = 1_754_000_000_000
 const WHOLE = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
 
-function rowAfter(source: CapturedRequest['source'], responseHeaders: Header[], body: string | null) {
+function rowAfter(source: CapturedRequest['source'], responseHeaders: Header[], body: string | null, extra: Partial<CapturedRequest> = {}) {
   const pending: Array<() => void> = []
   const store = createPanelStore(null, { schedule: (f) => pending.push(f) })
   const events: CaptureEvent[] = [
@@ -19,7 +19,7 @@ function rowAfter(source: CapturedRequest['source'], responseHeaders: Header[], 
       type: 'request',
       request: {
         id: 'r', method: 'POST', url: 'https://api.example.com/v1/chat/completions', status: 200, requestHeaders: [], responseHeaders,
-        requestBody: null, contentType: 'text/event-stream', startedAt: T0, source,
+        requestBody: null, contentType: 'text/event-stream', startedAt: T0, source, ...extra,
       },
     },
     ...(body === null ? [] : [{ type: 'chunk', id: 'r', data: body, t: T0 + 5 } as CaptureEvent]),
@@ -46,6 +46,13 @@ describe('a no-store stream', () => {
 
   it('an empty body without no-store keeps the plain reason', () => {
     expect(rowAfter('har', [{ name: 'cache-control', value: 'no-cache' }], null).incomplete).toBe('no frames: the body ended empty')
+  })
+
+  it('with the reason the hub gave (a body larger than Chrome keeps), the row says that reason instead', () => {
+    const why = 'DevTools handed over none of its 27.2 MB: Chrome keeps no body this large for extensions once the request has finished. Turn on Live and reload.'
+    expect(rowAfter('har', noStore, null, { bodyWithheld: why }).incomplete)
+      .toBe('no body: DevTools handed over none of its 27.2 MB: Chrome keeps no body this large for extensions once the request has finished. Turn on Live and reload')
+    expect(rowAfter('har', [], '', { bodyWithheld: why }).incomplete).toMatch(/^no body: DevTools handed over none of its 27\.2 MB/)
   })
 
   it('captured live, its bytes arrive and it ends finished and whole', () => {
