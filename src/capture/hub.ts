@@ -7,6 +7,7 @@
 //   script. The hub speaks the same messages to both.
 
 import browser, { type Runtime } from 'webextension-polyfill'
+import { utf8Length } from '../core/utf8.js'
 import { base64Decode } from '../exchange/bytes.js'
 import { headerValue } from '../exchange/shared.js'
 import { listedReason, sniffBody } from '../exchange/sniff.js'
@@ -28,6 +29,7 @@ import {
   isStreamingContentType,
   mayBeStream,
   normaliseGetContent,
+  withoutZeroTail,
   type RawContent,
 } from './normalise.js'
 
@@ -130,7 +132,8 @@ export function startHub(): void {
   const listHarEntry = async (entry: HarRequest): Promise<void> => {
     const contentType = headerValue(entry.response.headers, 'content-type') ?? (entry.response.content.mimeType || null)
     const raw = await getContent(entry)
-    const body = bodyFromContent(raw, contentType)
+    // Firefox fills what it did not keep of a large body with NULs: that part is not the body
+    const { body, zeros } = withoutZeroTail(bodyFromContent(raw, contentType))
     let listedBecause: string | null = null
     if (!isStreamingContentType(contentType)) {
       const verdict = body.kind === 'none' ? 'no' : sniffBody(body.kind === 'text' ? body.text : body.bytes, entry.request.url)
@@ -165,7 +168,15 @@ export function startHub(): void {
     } else if (body.kind === 'text' && body.text.length > 0) {
       emit({ type: 'chunk', id, data: body.text, t: null })
     }
-    emit({ type: 'finished', id, t: end, status: entry.response.status })
+    // a body DevTools cut short (Firefox keeps the first part of a large one) ends cut, not
+    // finished: its last frame is a cut, not a malformed frame, and the row says why
+    const cut = cutReason(entry, body, zeros)
+    if (cut !== null) {
+      emit({ type: 'note', level: 'warning', message: `Body cut short for ${entry.request.method} ${entry.request.url}: ${cut}` })
+      emit({ type: 'cancelled', id, t: end, reason: cut })
+    } else {
+      emit({ type: 'finished', id, t: end, status: entry.response.status })
+    }
   }
 
   browser.devtools.network.onRequestFinished.addListener((r) => onFinished(r as unknown as HarRequest))
@@ -304,6 +315,20 @@ function withheldReason(entry: HarRequest, body: ReturnType<typeof bodyFromConte
   if (entry._resourceType === 'eventsource') return 'Chrome does not reliably give EventSource bodies to extensions; turn on live mode or use fetch.'
   if (size > 0) return `DevTools handed over none of its ${size} bytes: turn on Live and reload.`
   return body.kind === 'none' ? 'DevTools returned no body for it.' : null
+}
+
+/**
+ * Why the body DevTools handed over is shorter than the response's, or null when it is whole:
+ * `zeros` NULs cut from its end (Firefox's, withoutZeroTail), or shorter than HAR
+ * `content.size` (the decoded length).
+ */
+function cutReason(entry: HarRequest, body: ReturnType<typeof bodyFromContent>, zeros: number): string | null {
+  const received = body.kind === 'bytes' ? body.bytes.byteLength : body.kind === 'text' ? utf8Length(body.text) : 0
+  const declared = Math.max(entry.response.content.size ?? -1, received + zeros)
+  if (received === 0 || declared <= received) return null
+  const size = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.round(n / 1e3)} KB`)
+  const rest = zeros > 0 ? ' (the rest came as zero bytes)' : ''
+  return `DevTools handed over only the first ${size(received)} of its ${size(declared)}${rest}: turn on Live and reload for the whole stream.`
 }
 
 /** The response said Cache-Control: no-store (Chrome then may keep no body for getContent). */

@@ -126,6 +126,26 @@ export function bodyFromContent(raw: RawContent, contentType: string | null | un
   return { kind: 'text', text: raw.content }
 }
 
+/**
+ * A run of NUL characters (or zero bytes) at least this long at the end of a body is not the
+ * server's: Firefox 153's devtools.network hands over a large finished body at its full
+ * length, but only its first part is the body, the rest NUL (measured: a 2.2 MB SSE body
+ * came with its last 1.4 MB NUL). No stream ends in a kilobyte of NULs.
+ */
+export const ZERO_TAIL_MIN = 1024
+
+/** The body without a zero tail (ZERO_TAIL_MIN or longer), and how long that tail was (0: none). */
+export function withoutZeroTail(body: BodyData): { body: BodyData; zeros: number } {
+  if (body.kind === 'none') return { body, zeros: 0 }
+  const length = body.kind === 'text' ? body.text.length : body.bytes.length
+  let end = length
+  if (body.kind === 'text') while (end > 0 && body.text.charCodeAt(end - 1) === 0) end--
+  else while (end > 0 && body.bytes[end - 1] === 0) end--
+  const zeros = length - end
+  if (zeros < ZERO_TAIL_MIN) return { body, zeros: 0 }
+  return { body: body.kind === 'text' ? { kind: 'text', text: body.text.slice(0, end) } : { ...body, bytes: body.bytes.subarray(0, end) }, zeros }
+}
+
 // ---------------------------------------------------------------------------
 // Which responses are listed
 

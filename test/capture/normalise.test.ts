@@ -8,6 +8,8 @@ import {
   mayBeStream,
   normaliseGetContent,
   repairWindows1252,
+  withoutZeroTail,
+  ZERO_TAIL_MIN,
   type BodyData,
 } from '../../src/capture/normalise.js'
 
@@ -177,5 +179,26 @@ describe('which responses are listed', () => {
     expect(mayBeStream('image/png', 'fetch')).toBe(false)
     expect(mayBeStream('text/plain', 'document')).toBe(false)
     expect(mayBeStream('application/javascript', 'script')).toBe(false)
+  })
+})
+
+describe('withoutZeroTail: the NULs Firefox puts where it kept no body', () => {
+  const sse = 'data: {"a":1}\n\n'
+  it('cuts a run of ZERO_TAIL_MIN or more NULs from the end of a text, and says how long it was', () => {
+    expect(withoutZeroTail({ kind: 'text', text: sse + '\0'.repeat(ZERO_TAIL_MIN) })).toEqual({ body: { kind: 'text', text: sse }, zeros: ZERO_TAIL_MIN })
+  })
+  it('keeps a shorter run: it may be the body', () => {
+    const body = { kind: 'text' as const, text: sse + '\0'.repeat(ZERO_TAIL_MIN - 1) }
+    expect(withoutZeroTail(body)).toEqual({ body, zeros: 0 })
+  })
+  it('cuts zero bytes from the end of bytes the same way', () => {
+    const bytes = new Uint8Array([1, 2, 3, ...new Array(ZERO_TAIL_MIN + 5).fill(0)])
+    const cut = withoutZeroTail({ kind: 'bytes', bytes, why: 'base64' })
+    expect(cut.zeros).toBe(ZERO_TAIL_MIN + 5)
+    expect(cut.body).toEqual({ kind: 'bytes', bytes: new Uint8Array([1, 2, 3]), why: 'base64' })
+  })
+  it('a body that is all NULs is cut to nothing; no body stays none', () => {
+    expect(withoutZeroTail({ kind: 'text', text: '\0'.repeat(4096) })).toEqual({ body: { kind: 'text', text: '' }, zeros: 4096 })
+    expect(withoutZeroTail({ kind: 'none' })).toEqual({ body: { kind: 'none' }, zeros: 0 })
   })
 })
