@@ -37,6 +37,7 @@ import { Batches } from './store/batch.js'
 import { defaultDefer, defaultNow, defaultSchedule } from './store/budget.js'
 import { DEFAULT_MEMORY_BUDGET } from './store/memory.js'
 import { applyEvent, type PanelEvent } from './store/events.js'
+import { importFiles, type ImportJob, type ImportOptions } from './store/import.js'
 import { createRequestList } from './store/filter.js'
 import { frameAt, rangesFor } from './store/highlights.js'
 import type { StoreEnv } from './store/model.js'
@@ -139,6 +140,11 @@ export interface PanelStore {
   clearNotes(): void
   /** What was recorded, read-only: the exports read it. */
   readonly recordings: Recordings
+  /**
+   * Imports files (a HAR, a fixture, a raw stream file) where the store runs: read, parsed and
+   * fed there (store/import.ts), the first request selected.
+   */
+  importFiles(files: readonly File[], options?: ImportOptions): ImportJob
   /** The user's redaction list, applied to every export (store/redaction.ts). */
   readonly redaction: RedactionSettings
   /** The user's stream rules per URL pattern: a matching request is read with them (store/rules.ts). */
@@ -259,6 +265,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'red
     },
     dismissNote: (index) => notes.dismiss(index),
     clearNotes: () => notes.clear(),
+    importFiles: (files, importOptions) => importFiles(store, files, importOptions),
     recordings: {
       get: (id) => recorder.get(id),
       async load(id) {

@@ -7,7 +7,8 @@ import { feedStreams, type FeedJob, type Progress } from './feed.js'
 import type { PanelStore } from '../store.js'
 import type { InlineShell } from './shell.js'
 import { FIRST_SAMPLE, SAMPLES } from './samples.js'
-import { readFile, readSource, type FeedStream } from './sources.js'
+import { fixtureDiffers, type ImportJob } from '../store/import.js'
+import { readSource, type FeedStream } from './sources.js'
 
 /** Pastes above this size are read straight from the clipboard event, not kept in the box. */
 const LARGE_PASTE = 512 * 1024
@@ -23,12 +24,12 @@ export function PageInput({ shell, store }: { shell: InlineShell; store: PanelSt
   const [warnings, setWarnings] = useState<string[]>([])
   const [placeholder, setPlaceholder] = useState('data: {"choices":[{"delta":{"content":"Hi"}}]}\n\ndata: [DONE]')
   const [dragging, setDragging] = useState(false)
-  const job = useRef<FeedJob | null>(null)
+  const job = useRef<FeedJob | ImportJob | null>(null)
   const pasteIds = useRef<string[]>([])
   const debounce = useRef<ReturnType<typeof setTimeout> | null>(null)
   const fileInput = useRef<HTMLInputElement>(null)
 
-  /** Feeds streams, one job at a time (a new input cancels the one still loading). */
+  /** Feeds pasted text or a sample, one job at a time (a new input cancels the one still loading). */
   const load = async (label: string, streams: FeedStream[], found: string[]) => {
     setWarnings(found)
     job.current?.cancel()
@@ -49,12 +50,7 @@ export function PageInput({ shell, store }: { shell: InlineShell; store: PanelSt
     for (const s of streams) {
       if (!s.expected) continue
       const rebuilt = (await store.recordings.load(s.request.id))?.expected
-      if (rebuilt && JSON.stringify(rebuilt) !== JSON.stringify(s.expected)) {
-        shell.emit({
-          type: 'note', level: 'warning',
-          message: `${s.request.url}: the fixture's expected reply differs from the reply rebuilt here (exported by another version, or edited)`,
-        })
-      }
+      if (rebuilt && JSON.stringify(rebuilt) !== JSON.stringify(s.expected)) shell.emit(fixtureDiffers(s.request.url))
     }
   }
 
@@ -71,17 +67,21 @@ export function PageInput({ shell, store }: { shell: InlineShell; store: PanelSt
     void load(`pasted text (${formatBytes(text.length)})`, result.streams, result.warnings)
   }
 
+  /** Files are read, parsed and fed where the store runs (its worker): this thread only shows how far it got. */
   const loadFiles = async (files: FileList | File[]) => {
-    const streams: FeedStream[] = []
-    const found: string[] = []
-    for (const file of Array.from(files)) {
-      // a large raw stream is streamed as bytes when fed, not read whole (sources.ts)
-      const result = await readFile(file)
-      streams.push(...result.streams)
-      found.push(...result.warnings)
+    const list = Array.from(files)
+    const label = list.map((f) => f.name).join(', ')
+    job.current?.cancel()
+    const current = store.importFiles(list, { onProgress: (progress) => setLoading({ label, progress }) })
+    job.current = current
+    setWarnings([])
+    const read = await current.read
+    if (job.current === current) setWarnings(read.warnings)
+    await current.finished
+    if (job.current === current) {
+      job.current = null
+      setLoading(null)
     }
-    const names = Array.from(files).map((f) => f.name).join(', ')
-    await load(names, streams, found)
   }
 
   const loadSample = (name: string) => {

@@ -8,6 +8,7 @@ import { concatBytes, utf8Encode } from '../../src/exchange/bytes.js'
 import type { Reply } from '../../src/library.js'
 import { createPanelStore, type LocalPanelStore } from '../store.js'
 import { nextTask } from '../store/budget.js'
+import type { ImportJob } from '../store/import.js'
 import type { CaptureEvent } from '../shell.js'
 import type { RequestRow, SelectionState, StoreOptions } from '../store/types.js'
 import { diffList } from './list-patch.js'
@@ -85,6 +86,8 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
   let window = FIRST_WINDOW
   let windowFor: string | null = null
   let pending = false
+  /** Imports running here (`import`), by the mirror's job number. */
+  const imports = new Map<number, ImportJob>()
   /** Stops the capture events the worker takes itself (`connect`). */
   let disconnect: (() => void) | null = null
   const post = (message: FromStore, transfer: Transferable[] = []) => port.postMessage(message, transfer)
@@ -258,6 +261,23 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
         sent.window = null // sent again, even for the same selection
         changed()
         return
+      case 'import': {
+        const { job } = msg
+        const running = store.importFiles(msg.files, {
+          asImport: msg.asImport,
+          onProgress: (progress) => post({ type: 'import-progress', job, progress }),
+        })
+        imports.set(job, running)
+        void running.read.then((read) => post({ type: 'import-read', job, read }))
+        void running.finished.finally(() => {
+          imports.delete(job)
+          post({ type: 'import-done', job })
+        })
+        return
+      }
+      case 'import-cancel':
+        imports.get(msg.job)?.cancel()
+        return
       case 'connect':
         disconnect?.()
         disconnect = connectEvents ? connectEvents(msg.source, (event) => store.apply(event)) : null
@@ -269,6 +289,7 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
   }
 
   function dispose(): void {
+    for (const job of imports.values()) job.cancel()
     disconnect?.()
     disconnect = null
     stopWatching()

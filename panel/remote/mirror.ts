@@ -8,10 +8,12 @@
 
 import { batch, computed, effect, signal } from '@preact/signals'
 import type { Frame } from '../../src/library.js'
+import type { Progress } from '../inline/feed.js'
 import type { PanelShell } from '../shell.js'
 import { applySavedRules, type PanelStore } from '../store.js'
 import type { ComparisonView } from '../store/comparison.js'
 import type { PanelEvent } from '../store/events.js'
+import type { ImportJob, ImportOptions, ImportRead } from '../store/import.js'
 import { DEFAULT_MEMORY_BUDGET } from '../store/memory.js'
 import { createRedactionSettings } from '../store/redaction.js'
 import { createStreamRules } from '../store/rules.js'
@@ -175,15 +177,46 @@ export function createStoreMirror(
     }
   }
 
-  port.onmessage = ({ data: msg }) => {
-    if (msg.type === 'state') {
-      if (arrived.length === 0) schedule(applyArrived)
-      arrived.push(msg.patch)
-      return
+  // imports run in the worker: what each says back, by job
+  let jobs = 0
+  const importing = new Map<number, { read: (r: ImportRead) => void; progress?: (p: Progress) => void; done: () => void }>()
+  const importFiles = (files: readonly File[], options: ImportOptions = {}): ImportJob => {
+    const job = ++jobs
+    let read!: (r: ImportRead) => void
+    let done!: () => void
+    const job$ = {
+      read: new Promise<ImportRead>((resolve) => { read = resolve }),
+      finished: new Promise<void>((resolve) => { done = resolve }),
+      cancel: () => post({ type: 'import-cancel', job }),
     }
-    const resolve = waiting.get(msg.call)
-    waiting.delete(msg.call)
-    resolve?.(msg.value)
+    importing.set(job, { read, done, ...(options.onProgress ? { progress: options.onProgress } : {}) })
+    post({ type: 'import', job, files: [...files], asImport: options.asImport ?? false })
+    return job$
+  }
+
+  port.onmessage = ({ data: msg }) => {
+    switch (msg.type) {
+      case 'state':
+        if (arrived.length === 0) schedule(applyArrived)
+        arrived.push(msg.patch)
+        return
+      case 'answer': {
+        const resolve = waiting.get(msg.call)
+        waiting.delete(msg.call)
+        resolve?.(msg.value)
+        return
+      }
+      case 'import-read': importing.get(msg.job)?.read(msg.read); return
+      case 'import-progress': importing.get(msg.job)?.progress?.(msg.progress); return
+      case 'import-done': {
+        const job = importing.get(msg.job)
+        importing.delete(msg.job)
+        // a job that found nothing, or failed, is read and done at once
+        job?.read({ count: 0, warnings: [] })
+        job?.done()
+        return
+      }
+    }
   }
 
   const sourceOf = (id: string, data: SourceData): ExportSource => {
@@ -257,6 +290,7 @@ export function createStoreMirror(
     failed(message) {
       notes.value = [...notes.peek(), { level: 'warning', message }]
     },
+    importFiles,
     takeEvents(source) {
       post({ type: 'connect', source })
     },

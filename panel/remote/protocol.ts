@@ -6,9 +6,11 @@
 // bodies stay in the worker: a frame, an export or a body's head is asked for and answered.
 
 import type { Frame } from '../../src/library.js'
+import type { Progress } from '../inline/feed.js'
 import type { FieldRef } from '../provenance.js'
 import type { ComparisonView } from '../store/comparison.js'
 import type { PanelEvent } from '../store/events.js'
+import type { ImportRead } from '../store/import.js'
 import type { RequestSort } from '../store/sort.js'
 import type { FrameItem, HeldSource, LiveState, Note, RequestRow, SelectionState, SelectionView } from '../store/types.js'
 import type { ListPatch } from './list-patch.js'
@@ -55,6 +57,9 @@ export type ToStore =
    * list, or with `tail` its last `to - from` rows (a list followed while it grows).
    */
   | { type: 'window'; from: number; to: number; tail: boolean }
+  /** Import files here (store/import.ts): answered by import-read, import-progress, import-done with the same `job`. */
+  | { type: 'import'; job: number; files: File[]; asImport: boolean }
+  | { type: 'import-cancel'; job: number }
   /** Take the capture events from `source` directly (the shell's `workerEvents`), not from the UI. */
   | { type: 'connect'; source: unknown }
   | { type: 'dispose' }
@@ -110,6 +115,9 @@ export interface StatePatch {
 export type FromStore =
   | { type: 'state'; patch: StatePatch }
   | { type: 'answer'; call: number; value: Answer }
+  | { type: 'import-read'; job: number; read: ImportRead }
+  | { type: 'import-progress'; job: number; progress: Progress }
+  | { type: 'import-done'; job: number }
 
 /** Anything that passes messages like a Worker, a worker's global scope or a MessagePort. */
 export interface Port<In, Out> {

@@ -543,16 +543,6 @@ describe.skipIf(!available)('the baseline package (dist/chrome): no permission',
     expectPanelShows(await readSelection(panel, url), await expectedReply(url, 'text/event-stream; charset=utf-8'), 'no-store on completion')
   })
 
-  it('a finished body larger than Chrome keeps arrives with none: the row and a note say so, and to turn on Live', async () => {
-    const url = `${extra.url}/big.sse`
-    expect(await pageFetch(b, url)).toBeGreaterThan(10_000_000)
-    const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(url)})`
-    await panel.waitFor(`${row}?.dataset.state === 'finished'`, { timeout: 20_000, message: 'the big stream, listed on completion' })
-    const why = `DevTools handed over none of its ${(Buffer.byteLength(EXTRA_BODIES['/big.sse']!.body) / 1e6).toFixed(1)} MB: Chrome keeps no body this large for extensions once the request has finished. Turn on Live and reload`
-    expect(await panel.evaluate<string>(`${row}.querySelector('[data-testid=request-incomplete]').title`)).toBe(`Incomplete: no body: ${why}`)
-    await panel.waitFor(`[...document.querySelectorAll('[data-testid=note] .ds-note-text')].some((n) => n.textContent === ${sel(`No body for POST ${url}: ${why}.`)})`, { message: 'the note on the missing body' })
-  })
-
   it('imports a HAR dropped on the panel beside the captured requests, marked imported', async () => {
     // a HAR 1.2 file as DevTools' Network panel saves it: one streaming entry, one JSON entry (not a stream)
     const body = chunk('Dropped') + chunk(' in', ',"finish_reason":"stop"') + 'data: [DONE]\n\n'
@@ -604,4 +594,14 @@ describe.skipIf(!available)('the baseline package (dist/chrome): no permission',
     expect(await panel.evaluate<string[]>(`[...document.querySelectorAll('[data-testid=note] .ds-note-text')].map((n) => n.textContent)`))
       .toContain('Imported 1 request from session.har, marked "imported" in the list.')
   }, 30_000)
+
+  it('a finished body larger than Chrome keeps arrives with none: the row and a note say so, and to turn on Live', async () => {
+    const url = `${extra.url}/big.sse`
+    expect(await pageFetch(b, url)).toBeGreaterThan(10_000_000)
+    const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(url)})`
+    await panel.waitFor(`${row}?.dataset.state === 'finished'`, { timeout: 20_000, message: 'the big stream, listed on completion' })
+    const why = `DevTools handed over none of its ${(Buffer.byteLength(EXTRA_BODIES['/big.sse']!.body) / 1e6).toFixed(1)} MB: Chrome keeps no body this large for extensions once the request has finished. Turn on Live and reload`
+    expect(await panel.evaluate<string>(`${row}.querySelector('[data-testid=request-incomplete]').title`)).toBe(`Incomplete: no body: ${why}`)
+    await panel.waitFor(`[...document.querySelectorAll('[data-testid=note] .ds-note-text')].some((n) => n.textContent === ${sel(`No body for POST ${url}: ${why}.`)})`, { message: 'the note on the missing body' })
+  })
 })

@@ -195,3 +195,60 @@ describe('standalone page inputs', () => {
     })
   })
 })
+
+describe('files imported where the store runs (store.importFiles)', () => {
+  /** A file read whole: a name and its text. */
+  const small = (name: string, text: string): File => new File([text], name)
+  /** Runs the store's batches until every request listed has ended. */
+  const settle = async (store: ReturnType<typeof createPanelStore>) => {
+    for (let i = 0; i < 200; i++) {
+      store.runBatch()
+      if (store.requests.value.length > 0 && store.requests.value.every((r) => r.state !== 'live')) return
+      await new Promise((r) => setTimeout(r, 5))
+    }
+  }
+
+  it('reads every file, says what it found before feeding, lists each request and selects the first', async () => {
+    const store = createPanelStore(null, { schedule: (f) => { setTimeout(f, 0) } })
+    const first = createPanelStore(null, { schedule: () => {} })
+    await feedStreams((e) => first.apply(e), readSource({ text: SSE }, 'a.sse').streams).finished
+    const har = JSON.stringify(toHar([first.recordings.get(first.requests.value[0]!.id)!]))
+    const job = store.importFiles([small('session.har', har), small('broken.har', '{"log": 3}'), small('chat.sse', SSE)])
+    const read = await job.read
+    expect(read.count).toBe(2)
+    expect(read.warnings).toHaveLength(1)
+    expect(read.warnings[0]).toMatch(/^broken\.har: /)
+    await job.finished
+    await settle(store)
+    const rows = store.requests.value
+    expect(rows.map((r) => [r.url, r.source, r.state, r.frames]).sort()).toEqual([['a.sse', 'import', 'finished', 3], ['chat.sse', 'import', 'finished', 3]])
+    expect(store.selectedId.value).toBe(rows.find((r) => r.url === 'a.sse')!.id)
+  })
+
+  it('marks every request imported when asked (files dropped on the DevTools panel)', async () => {
+    const store = createPanelStore(null, { schedule: (f) => { setTimeout(f, 0) } })
+    const job = store.importFiles([small('chat.sse', SSE)], { asImport: true })
+    await job.finished
+    await settle(store)
+    expect(store.requests.value.map((r) => r.source)).toEqual(['import'])
+  })
+
+  it('says so when a fixture\'s expected reply is not the one rebuilt here', async () => {
+    const first = createPanelStore(null, { schedule: () => {} })
+    await feedStreams((e) => first.apply(e), readSource({ text: SSE }, null).streams).finished
+    const fixture = toFixture(first.recordings.get(first.requests.value[0]!.id)!)
+    const edited = { ...fixture, expected: { ...fixture.expected, choices: [{ ...fixture.expected.choices[0]!, content: 'Edited' }] } }
+    const store = createPanelStore(null, { schedule: (f) => { setTimeout(f, 0) } })
+    await store.importFiles([small('x.deltascope.json', fixtureToJson(edited))]).finished
+    expect(store.notes.value.map((n) => n.message)).toEqual(['pasted text: the fixture\'s expected reply differs from the reply rebuilt here (exported by another version, or edited)'])
+  })
+
+  it('feeds nothing once cancelled', async () => {
+    const store = createPanelStore(null, { schedule: (f) => { setTimeout(f, 0) } })
+    const job = store.importFiles([small('chat.sse', SSE)])
+    job.cancel()
+    expect(await job.read).toEqual({ count: 1, warnings: [] })
+    await job.finished
+    expect(store.requests.value).toEqual([])
+  })
+})
