@@ -7,7 +7,7 @@
 //   script. The hub speaks the same messages to both.
 
 import browser, { type Runtime } from 'webextension-polyfill'
-import { utf8Length } from '../core/utf8.js'
+import { utf8Length } from '../library.js'
 import { base64Decode } from '../exchange/bytes.js'
 import { headerValue } from '../exchange/shared.js'
 import { listedReason, sniffBody } from '../exchange/sniff.js'
