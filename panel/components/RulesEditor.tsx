@@ -8,10 +8,9 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Rules } from '../../src/library.js'
 import { usePanel } from '../context.js'
-import type { ExportSource } from '../store.js'
 import { formatBytes } from '../format.js'
 import { useAnchoredPopover, usePopoverToggle } from './popover.js'
-import { defaultPattern, PREVIEW_BYTES, previewRules, suggestFor, type Preview } from '../store/rules.js'
+import { defaultPattern, PREVIEW_BYTES, previewRules, suggestFor, type Preview, type RulesSource } from '../store/rules.js'
 
 /** The button, beside the provider: shown for a stream read as generic or with rules. */
 export function RulesButton() {
@@ -42,27 +41,41 @@ export function RulesButton() {
 
 interface EditorProps { id: string; anchor: HTMLElement | null; onClose: (restore: boolean) => void }
 
-/** Reads the request once when the editor opens (the body, from where the store keeps it): each keystroke previews it again. */
+/**
+ * Reads the head of the request's body once when the editor opens (PREVIEW_BYTES, from where
+ * the store keeps it): the suggestion and each keystroke's preview read no more, so a 64 MB
+ * body is neither copied to this thread nor merged again here.
+ */
 function RulesEditor(props: EditorProps) {
   const { store } = usePanel()
-  const [source, setSource] = useState<{ id: string; source: ExportSource | null } | null>(null)
+  const [head, setHead] = useState<{ id: string; source: RulesSource & { cut: Cut } } | null>(null)
   useEffect(() => {
     let current = true
-    void store.recordings.load(props.id).then((s) => { if (current) setSource({ id: props.id, source: s }) })
+    const view = store.selection.peek()
+    if (!view || view.id !== props.id) return
+    const { request, row } = view
+    void store.recordings.head(props.id, PREVIEW_BYTES).then((bytes) => {
+      if (!current || !bytes) return
+      const cut: Cut = row.state === 'live' ? 'live' : row.bytes > bytes.byteLength ? 'head' : null
+      setHead({ id: props.id, source: { request, forced: row.forced, chunks: [{ data: bytes, t: null }], cut } })
+    })
     return () => { current = false }
   }, [props.id])
-  if (source?.id !== props.id || !source.source) return null
-  return <RulesForm {...props} source={source.source} />
+  if (head?.id !== props.id) return null
+  return <RulesForm {...props} source={head.source} />
 }
 
-function RulesForm({ id, anchor, onClose, source }: EditorProps & { source: ExportSource }) {
+/** What the preview did not read: the rest of a body past PREVIEW_BYTES, or what had not arrived yet. */
+type Cut = 'head' | 'live' | null
+
+function RulesForm({ id, anchor, onClose, source }: EditorProps & { source: RulesSource & { cut: Cut } }) {
   const { store, ui } = usePanel()
-  const suggestion = useMemo(() => (source ? suggestFor(source) : null), [id])
-  const current = source?.forced?.rules ?? suggestion?.rules ?? null
+  const suggestion = useMemo(() => suggestFor(source), [id])
+  const current = source.forced?.rules ?? suggestion.rules ?? null
   const [text, setText] = useState(() => format(current ?? { version: 1, mode: 'append', text: '' }))
-  const [pattern, setPattern] = useState(() => (source ? defaultPattern(source.request.url) : ''))
+  const [pattern, setPattern] = useState(() => defaultPattern(source.request.url))
   const [save, setSave] = useState(true)
-  const preview: Preview | null = useMemo(() => (source ? previewRules(source, text) : null), [text, id])
+  const preview: Preview | null = useMemo(() => previewRules(source, text), [text, id])
   const ref = useRef<HTMLDivElement>(null)
 
   useAnchoredPopover(ref, anchor, onClose, 'left')
@@ -129,7 +142,7 @@ function RulesForm({ id, anchor, onClose, source }: EditorProps & { source: Expo
         {preview && !preview.ok && (
           <ul class="ds-rules-errors">{preview.errors.map((e, i) => <li key={i} data-testid="rules-error">{e}</li>)}</ul>
         )}
-        {preview && preview.ok && <PreviewReply preview={preview} />}
+        {preview && preview.ok && <PreviewReply preview={preview} cut={source.cut} />}
       </div>
       <label class="ds-rules-save">
         <input type="checkbox" data-testid="rules-save" checked={save} onChange={(e) => setSave(e.currentTarget.checked)} />
@@ -146,7 +159,7 @@ function RulesForm({ id, anchor, onClose, source }: EditorProps & { source: Expo
   )
 }
 
-function PreviewReply({ preview }: { preview: Extract<Preview, { ok: true }> }) {
+function PreviewReply({ preview, cut }: { preview: Extract<Preview, { ok: true }>; cut: Cut }) {
   const { reply } = preview
   const choice = reply.choices[0]
   return (
@@ -160,7 +173,8 @@ function PreviewReply({ preview }: { preview: Extract<Preview, { ok: true }> }) 
       {choice && choice.toolCalls.length > 0 && (
         <div data-testid="rules-preview-tools">{choice.toolCalls.map((t) => `${t.name ?? '?'}(${clip(t.arguments, 80)})`).join(', ')}</div>
       )}
-      {preview.partial && <div class="ds-muted">(the preview reads the first {formatBytes(PREVIEW_BYTES)}; Apply reads it all)</div>}
+      {cut === 'live' ? <div class="ds-muted">(the preview reads what had arrived when this opened; Apply reads it all)</div>
+        : (preview.partial || cut === 'head') && <div class="ds-muted">(the preview reads the first {formatBytes(PREVIEW_BYTES)}; Apply reads it all)</div>}
       {preview.warnings.map((w, i) => <div key={i} class="ds-rules-warning">{w}</div>)}
     </>
   )

@@ -4,6 +4,9 @@
 // stream with them (the exact text, its finish reason); the rules are saved for the URL, so the
 // next paste is read with them at once; a bad edit is refused with the field named.
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPage, type OpenedPage } from '../support/browser.js'
@@ -30,8 +33,12 @@ beforeAll(async () => {
   ;({ page, problems } = opened)
 }, 120_000)
 
+/** Run after the page closes (files it may still read). */
+const onExit: Array<() => void> = []
+
 afterAll(async () => {
   await opened?.close()
+  for (const f of onExit) f()
 })
 
 describe('Read this stream as…', () => {
@@ -92,6 +99,30 @@ describe('Read this stream as…', () => {
     await byTestId('rules-stop').click()
     await expect.poll(() => reply()).toEqual([])
     expect(await page.evaluate(() => localStorage.getItem('deltascope.rules'))).toBe('{"version":1,"rules":[]}')
+    expect(problems).toEqual([])
+  })
+
+  it('on a body past 2 MB the editor reads its first 2 MB only (not the body copied here), says so, and Apply reads it all', async () => {
+    const words = Array.from({ length: 45_000 }, (_, i) => frame({ type: 'chunk', id: 'm2', text: `w${i} ` }))
+    const big = frame({ type: 'start', id: 'm2' }) + words.join('') + frame({ type: 'end', id: 'm2', reason: 'complete' })
+    expect(big.length).toBeGreaterThan(2 * 1024 * 1024)
+    const dir = mkdtempSync(join(tmpdir(), 'deltascope-rules-'))
+    const path = join(dir, 'big.sse')
+    writeFileSync(path, big)
+    onExit.push(() => rmSync(dir, { recursive: true, force: true })) // the store reads the file as it merges: kept until then
+    await page.setInputFiles('[data-testid=file-input]', path)
+    const selected = page.locator('[data-testid="request-row"][aria-selected="true"]')
+    await expect.poll(async () => `${await selected.getAttribute('title')} ${await selected.getAttribute('data-state')}`, { timeout: 15_000 }).toBe('big.sse finished')
+    await expect.poll(() => byTestId('rules-open').textContent()).toBe('Read this stream as…')
+    await byTestId('rules-open').click()
+    await expect.poll(() => page.locator('[data-testid="rules-editor"] .ds-muted').allTextContents(), { timeout: 10_000 }).toContain('(the preview reads the first 2.0 MB; Apply reads it all)')
+    // suggested from the first frames (the end frame, with the finish reason, is far past them)
+    expect(JSON.parse(await byTestId('rules-json').inputValue())).toEqual({ version: 1, mode: 'append', text: 'text' })
+    await expect.poll(() => byTestId('rules-preview-content').textContent()).toMatch(/^w0 w1 w2 .*…$/)
+    await byTestId('rules-apply').click()
+    const whole = Array.from({ length: 45_000 }, (_, i) => `w${i} `).join('')
+    await expect.poll(() => page.locator('[data-testid="reply-content"]').evaluate((e) => e.textContent!.length), { timeout: 15_000 }).toBe(20_000)
+    expect((await reply())[0]).toBe(whole.slice(0, 20_000))
     expect(problems).toEqual([])
   })
 })
