@@ -14,7 +14,9 @@
 
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { merge } from '../src/library.js'
 import { CHROME_DIST, ensureExtensionBuilt, launchWithExtension } from '../test/support/browser.js'
+import { generateStream } from './generate.js'
 
 export interface ExtensionFigures {
   bytes: number
@@ -92,4 +94,20 @@ export async function extensionCapture(body: string, want: { frames: number; fin
     await b.close()
     await new Promise((ok) => server.close(ok))
   }
+}
+
+/** Section e of bench:ui: a stream of `bytes` captured once; its figures, and its targets. */
+export async function extensionSection(bytes: number, figures: Record<string, unknown>, log: (s: string) => void): Promise<Array<{ name: string; value: string; pass: boolean }>> {
+  const body = generateStream('openai', bytes, 5)
+  const reply = merge(body, { url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' })
+  const want = { frames: reply.frameCount, finish: reply.choices[0]?.finishReason ?? '' }
+  log(`\ne. a ${want.frames.toLocaleString('en')}-frame stream (${(body.length / 1e6).toFixed(1)} MB) captured by the extension when it finishes (DevTools, dist/chrome)`)
+  const e = await extensionCapture(body, want, log)
+  figures['e'] = e
+  const ms = (x: number | null) => (x === null ? 'never' : `${Math.round(x)} ms`)
+  const afterListed = e.firstRows === null || e.listed === null ? null : e.firstRows - e.listed
+  return [
+    { name: 'e. extension: first rows ≤ 1 s after the request is listed', value: ms(afterListed), pass: afterListed !== null && afterListed <= 1000 },
+    { name: 'e. extension: the panel\'s longest task ≤ 200 ms', value: ms(e.longestTask), pass: e.longestTask <= 200 },
+  ]
 }

@@ -33,7 +33,7 @@ import { merge, type Reply } from '../src/library.js'
 import { TEXT_WINDOW } from '../panel/components/TracedText.js'
 import { CHROMIUM, ensurePageBuilt, servePage } from '../test/support/browser.js'
 import { generateStream } from './generate.js'
-import { extensionCapture } from './extension.js'
+import { extensionSection } from './extension.js'
 import { brokenFrames, ingestBench, type IngestFigures } from './ingest.js'
 
 const args = new Set(process.argv.slice(2))
@@ -291,7 +291,7 @@ async function main(): Promise<void> {
     // the page opens with a sample: let it load first
     await page.waitForFunction(() => document.querySelector('[data-testid=request-row][data-state=finished]') !== null)
 
-    if (onlyExtension) { await extension(); return report(t0, version, errors) }
+    if (onlyExtension) { targets.push(...(await extensionSection(EXTENSION_BYTES, figures, log))); return report(t0, version, errors) }
 
     // d. (first: the renderer has held nothing big yet) ------------------------------------
     if (!noIngest) await ingest(browser, origin)
@@ -357,7 +357,7 @@ async function main(): Promise<void> {
     targets.push({ name: 'c. kept up: all shown within 250 ms of the last frame', value: ms(l.caughtUp), pass: l.caughtUp !== null && l.caughtUp <= 250 })
 
     // e. ----------------------------------------------------------------------------------
-    await extension()
+    targets.push(...(await extensionSection(EXTENSION_BYTES, figures, log)))
 
     report(t0, version, errors)
   } finally {
@@ -376,18 +376,6 @@ function report(t0: number, version: string, errors: string[]): void {
   log('\nTargets')
   for (const t of targets) log(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.name.padEnd(66)} ${t.value}`)
   log(`\n(${((Date.now() - t0) / 1000).toFixed(0)} s)`)
-}
-
-/** e. a capture through the extension's HAR path, in DevTools (bench/extension.ts): its own Chromium. */
-async function extension(): Promise<void> {
-  const body = generateStream('openai', EXTENSION_BYTES, 5)
-  const want = expectedOf(merge(body, { url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' }))
-  log(`\ne. a ${want.frames.toLocaleString('en')}-frame stream (${(body.length / 1e6).toFixed(1)} MB) captured by the extension when it finishes (DevTools, dist/chrome)`)
-  const e = await extensionCapture(body, want, log)
-  figures['e'] = e
-  const afterListed = (t: number | null) => (t === null || e.listed === null ? null : t - e.listed)
-  targets.push({ name: 'e. extension: first rows ≤ 1 s after the request is listed', value: ms(afterListed(e.firstRows)), pass: (afterListed(e.firstRows) ?? Infinity) <= 1000 })
-  targets.push({ name: 'e. extension: the panel\'s longest task ≤ 200 ms', value: ms(e.longestTask), pass: e.longestTask <= 200 })
 }
 
 /** d. the page's file ingest against the core's merge() of the same bytes, in this browser (bench/ingest.ts). */

@@ -269,7 +269,8 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
         })
         imports.set(job, running)
         void running.read.then((read) => post({ type: 'import-read', job, read }))
-        void running.finished.finally(() => {
+        // done however it ended (a file that failed is a warning, not a rejection: store/import.ts)
+        void running.finished.catch(() => {}).then(() => {
           imports.delete(job)
           post({ type: 'import-done', job })
         })
