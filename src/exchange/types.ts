@@ -28,7 +28,7 @@ export interface CapturedRequest {
   listedBecause?: string
   /**
    * Why the capture has no body although the response may have had one, in words (the
-   * DevTools network API handed none over: a no-store response, a body over Chrome's 10 MB).
+   * DevTools network API handed none over: a no-store response, a body larger than Chrome keeps).
    */
   bodyWithheld?: string
 }
