@@ -21,6 +21,7 @@ export function fieldKey(f: FieldRef): string {
 
 /** The runs of one field, in append order: record indices into the index's list. */
 class FieldRuns {
+  constructor(readonly ref: FieldRef, readonly id: number) {}
   starts: Int32Array = new Int32Array(16)
   ends: Int32Array = new Int32Array(16)
   frames: Int32Array = new Int32Array(16)
@@ -62,40 +63,68 @@ interface ChoiceFields {
 
 export class ProvenanceIndex {
   readonly size: number
-  private readonly records: readonly Provenance[]
-  /** records[i].frame; ascending when `sorted` (the core appends in frame order). */
+  /**
+   * The records as columns, not the core's objects (248,000 of them for a 64 MB stream: 12 MB
+   * held for as long as the request is): forFrame builds the few it is asked for.
+   */
   private readonly frameOf: Int32Array
+  private readonly startOf: Int32Array
+  private readonly endOf: Int32Array
+  /** Each record's field: an index into `fields` (-1: a field no run is kept for, in `odd`). */
+  private readonly fieldOf: Int32Array
+  private readonly fields: FieldRef[] = []
+  private readonly odd = new Map<number, Provenance>()
+  /** frameOf ascending (the core appends in frame order); else `byFrame` lists each frame's records. */
   private readonly sorted: boolean
-  private readonly byFrame: Map<number, Provenance[]> | null = null
+  private readonly byFrame: Map<number, number[]> | null = null
   /** choice → its fields (no string key per record: 100,000 records are built in milliseconds). */
   private readonly byChoice = new Map<number, ChoiceFields>()
 
   constructor(records: readonly Provenance[]) {
-    this.size = records.length
-    this.records = records
-    const frameOf = new Int32Array(records.length)
+    const n = records.length
+    this.size = n
+    this.frameOf = new Int32Array(n)
+    this.startOf = new Int32Array(n)
+    this.endOf = new Int32Array(n)
+    this.fieldOf = new Int32Array(n)
     let sorted = true
-    for (let i = 0; i < records.length; i++) {
+    for (let i = 0; i < n; i++) {
       const r = records[i]!
-      frameOf[i] = r.frame
-      if (i > 0 && r.frame < frameOf[i - 1]!) sorted = false
-      this.runsOf(r, true)?.add(r.start, r.end, r.frame)
+      this.frameOf[i] = r.frame
+      this.startOf[i] = r.start
+      this.endOf[i] = r.end
+      if (i > 0 && r.frame < this.frameOf[i - 1]!) sorted = false
+      const runs = this.runsOf(r, true)
+      if (runs) {
+        runs.add(r.start, r.end, r.frame)
+        this.fieldOf[i] = runs.id
+      } else {
+        this.fieldOf[i] = -1
+        this.odd.set(i, r)
+      }
     }
     // appends only ever grow a field, so starts are already ascending; keep it true if not
     for (const c of this.byChoice.values()) {
       for (const f of [c.content, c.reasoning, c.refusal, ...c.args]) f?.sort()
     }
-    this.frameOf = frameOf
     this.sorted = sorted
     if (!sorted) {
-      const byFrame = new Map<number, Provenance[]>()
-      for (const r of records) {
-        let list = byFrame.get(r.frame)
-        if (!list) byFrame.set(r.frame, (list = []))
-        list.push(r)
+      const byFrame = new Map<number, number[]>()
+      for (let i = 0; i < n; i++) {
+        let list = byFrame.get(this.frameOf[i]!)
+        if (!list) byFrame.set(this.frameOf[i]!, (list = []))
+        list.push(i)
       }
       this.byFrame = byFrame
     }
+  }
+
+  /** Record `i` as the core gave it. */
+  private record(i: number): Provenance {
+    const f = this.fieldOf[i]!
+    if (f < 0) return this.odd.get(i)!
+    const { choice, channel, toolCall } = this.fields[f]!
+    return { frame: this.frameOf[i]!, choice, channel, toolCall, start: this.startOf[i]!, end: this.endOf[i]! }
   }
 
   private runsOf(field: FieldRef, create: boolean): FieldRuns | null {
@@ -107,14 +136,19 @@ export class ProvenanceIndex {
     if (field.channel === 'arguments') {
       const i = field.toolCall
       if (i === null || i < 0) return null
-      return c.args[i] ?? (create ? (c.args[i] = new FieldRuns()) : null)
+      return c.args[i] ?? (create ? (c.args[i] = this.newRuns(field)) : null)
     }
-    return c[field.channel] ?? (create ? (c[field.channel] = new FieldRuns()) : null)
+    return c[field.channel] ?? (create ? (c[field.channel] = this.newRuns(field)) : null)
+  }
+
+  private newRuns(field: FieldRef): FieldRuns {
+    const ref = { choice: field.choice, channel: field.channel, toolCall: field.toolCall }
+    return new FieldRuns(ref, this.fields.push(ref) - 1)
   }
 
   /** The ranges frame `seq` contributed, in the order they were appended. */
   forFrame(seq: number): readonly Provenance[] {
-    if (!this.sorted) return this.byFrame!.get(seq) ?? []
+    if (!this.sorted) return (this.byFrame!.get(seq) ?? []).map((i) => this.record(i))
     const a = this.frameOf
     let lo = 0
     let hi = a.length
@@ -125,7 +159,9 @@ export class ProvenanceIndex {
     }
     let end = lo
     while (end < a.length && a[end] === seq) end++
-    return end === lo ? [] : this.records.slice(lo, end)
+    const out: Provenance[] = []
+    for (let i = lo; i < end; i++) out.push(this.record(i))
+    return out
   }
 
   /**
