@@ -1,6 +1,7 @@
 // A reply sent again after a change, as what changed (protocol.ts): a stream's text only grows
 // while it is merged, so each text field goes as the text appended since the last update;
-// tool calls, usage and finish reasons are small and go whole; the errors as the new ones.
+// tool calls as the ones that changed, by position; usage and finish reasons whole; the errors
+// as the new ones.
 
 import type { ProviderId, Reply, ReplyChoice, Transport } from '../../src/library.js'
 
@@ -13,8 +14,13 @@ export interface ChoicePatch {
   content: TextPatch
   reasoning: TextPatch
   refusal: TextPatch
-  /** The tool calls: the first `keep` as they were, then `add` (a stream adds calls and grows the last ones). */
-  toolCalls: { keep: number; add: ReplyChoice['toolCalls'] }
+  /**
+   * The tool calls: `length` of them, each as it was but the ones `set` at their positions. A
+   * stream adds calls and grows a few: with calls reusing indexes (sorted by index, then
+   * arrival) the ones that grow are spread through the list, and sending all after the first
+   * changed one cloned 9,000 of 12,000 calls on every update.
+   */
+  toolCalls: { length: number; set: Array<[number, ReplyChoice['toolCalls'][number]]> }
   finishReason: string | null
 }
 
@@ -51,11 +57,11 @@ function sameToolCall(x: ToolCall, y: ToolCall): boolean {
     x.argumentsError === y.argumentsError && (x.parsedArguments === null) === (y.parsedArguments === null))
 }
 
-/** The calls after the longest run of unchanged ones at the start (12,000 calls: the few that grew). */
+/** The calls that differ from the ones at the same positions before, and the new ones (12,000 calls: the few that grew). */
 function toolCallsPatch(prev: readonly ToolCall[], next: readonly ToolCall[]): ChoicePatch['toolCalls'] {
-  let keep = 0
-  while (keep < prev.length && keep < next.length && sameToolCall(prev[keep]!, next[keep]!)) keep++
-  return { keep, add: next.slice(keep) }
+  const set: ChoicePatch['toolCalls']['set'] = []
+  for (let i = 0; i < next.length; i++) if (i >= prev.length || !sameToolCall(prev[i]!, next[i]!)) set.push([i, next[i]!])
+  return { length: next.length, set }
 }
 
 /** What changed from `prev` (the reply last sent; null: none) to `next`. */
@@ -83,10 +89,16 @@ export function applyPatch(prev: Reply | null, patch: ReplyPatch): Reply {
     const text = (f: (typeof TEXT)[number]) => (p[f].from === 0 ? p[f].text : before![f].slice(0, p[f].from) + p[f].text)
     return {
       index: p.index, role: p.role, content: text('content'), reasoning: text('reasoning'), refusal: text('refusal'),
-      toolCalls: p.toolCalls.keep === 0 ? p.toolCalls.add : [...before!.toolCalls.slice(0, p.toolCalls.keep), ...p.toolCalls.add],
+      toolCalls: toolCallsOf(before?.toolCalls ?? [], p.toolCalls),
       finishReason: p.finishReason,
     }
   })
   const errors = patch.errorsFrom === 0 ? patch.errors : [...prev!.errors.slice(0, patch.errorsFrom), ...patch.errors]
   return { transport: patch.transport, provider: patch.provider, done: patch.done, frameCount: patch.frameCount, choices, usage: patch.usage, errors }
+}
+
+function toolCallsOf(before: readonly ToolCall[], patch: ChoicePatch['toolCalls']): ToolCall[] {
+  const calls = before.slice(0, patch.length)
+  for (const [at, call] of patch.set) calls[at] = call
+  return calls
 }

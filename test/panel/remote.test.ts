@@ -89,17 +89,19 @@ describe('reply patches', () => {
     expect(applyPatch(reply('Hello'), patch)).toEqual(reply('Help'))
   })
 
-  it('sends the tool calls after the unchanged ones at the start (compared field by field, not by identity)', () => {
+  it('sends the tool calls that differ from the ones at the same positions, and the new ones (compared field by field, not by identity)', () => {
     const call: Reply['choices'][number]['toolCalls'][number] = { index: 0, id: 'call_1', type: 'function', name: 'get', arguments: '{"a":1}', parsedArguments: { a: 1 }, argumentsError: null }
     const withCalls = (calls: typeof call[]): Reply => ({ ...reply('x'), choices: [{ ...reply('x').choices[0]!, toolCalls: calls }] })
     const second = { ...call, index: 1, id: 'call_2', arguments: '{"b"' }
     const grown = { ...second, arguments: '{"b":2}', parsedArguments: { b: 2 } }
-    const before = withCalls([call, second])
-    const cases: Array<[typeof call[], { keep: number; add: typeof call[] }]> = [
-      [[{ ...call, parsedArguments: { a: 1 } }, { ...second }], { keep: 2, add: [] }],
-      [[call, grown], { keep: 1, add: [grown] }],
-      [[call, second, { ...call, index: 2 }], { keep: 2, add: [{ ...call, index: 2 }] }],
-      [[grown], { keep: 0, add: [grown] }],
+    const third = { ...call, index: 2, id: 'call_3' }
+    const before = withCalls([call, second, third])
+    const cases: Array<[typeof call[], { length: number; set: Array<[number, typeof call]> }]> = [
+      [[{ ...call, parsedArguments: { a: 1 } }, { ...second }, third], { length: 3, set: [] }],
+      [[call, grown, third], { length: 3, set: [[1, grown]] }],
+      [[call, second, third, { ...call, index: 3 }], { length: 4, set: [[3, { ...call, index: 3 }]] }],
+      [[grown], { length: 1, set: [[0, grown]] }],
+      [[call, second], { length: 2, set: [] }],
     ]
     for (const [calls, expected] of cases) {
       const patch = diffReply(before, withCalls(calls))
