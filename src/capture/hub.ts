@@ -319,16 +319,17 @@ function withheldReason(entry: HarRequest, body: ReturnType<typeof bodyFromConte
 
 /**
  * Why the body DevTools handed over is shorter than the response's, or null when it is whole:
- * `zeros` NULs cut from its end (Firefox's, withoutZeroTail), or shorter than HAR
- * `content.size` (the decoded length).
+ * `zeros` NULs were cut from its end (Firefox's, withoutZeroTail). A shortfall against HAR
+ * `content.size` alone is not taken as a cut: a dropped BOM or a re-decoded charset moves the
+ * two apart, and no such cut was ever seen.
  */
 function cutReason(entry: HarRequest, body: ReturnType<typeof bodyFromContent>, zeros: number): string | null {
   const received = body.kind === 'bytes' ? body.bytes.byteLength : body.kind === 'text' ? utf8Length(body.text) : 0
+  // nothing but NULs: no body at all, said by withheldReason
+  if (zeros === 0 || received === 0) return null
   const declared = Math.max(entry.response.content.size ?? -1, received + zeros)
-  if (received === 0 || declared <= received) return null
   const size = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.round(n / 1e3)} KB`)
-  const rest = zeros > 0 ? ' (the rest came as zero bytes)' : ''
-  return `DevTools handed over only the first ${size(received)} of its ${size(declared)}${rest}: turn on Live and reload for the whole stream.`
+  return `DevTools handed over only the first ${size(received)} of its ${size(declared)} (the rest came as zero bytes): Firefox keeps about 1 MB of a response for DevTools. Set devtools.netmonitor.responseBodyLimit to 0 in about:config, or turn on Live, and reload for the whole stream.`
 }
 
 /** The response said Cache-Control: no-store (Chrome then may keep no body for getContent). */

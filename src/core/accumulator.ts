@@ -9,25 +9,12 @@ import { clip, clipMessage, describeDifference } from './quote.js'
 import { ProvenanceLog } from './provenance-log.js'
 import { SYMPTOMS } from './symptoms.js'
 import { TextBuffer } from './text-buffer.js'
-import { parseArguments } from './tool-arguments.js'
-import { nonEmpty, ToolCallTable, type CallIdentity } from './tool-calls.js'
+import { replyToolCall, sortedCalls, type ToolState } from './reply-tool-call.js'
+import { nonEmpty, ToolCallTable } from './tool-calls.js'
 import type {
   Channel, Delta, Diagnostic, DiagnosticCode, FinalTextDelta, FinalToolCallDelta, Provenance, ReplyChoice,
-  ReplyToolCall, StreamError, TextTruncateDelta, ToolCallDelta,
+  StreamError, TextTruncateDelta, ToolCallDelta,
 } from './types.js'
-
-interface ToolState extends CallIdentity {
-  arrival: number
-  args: TextBuffer
-  argumentsIfEmpty: string | null
-  /** Provenance target of the arguments buffer. */
-  target: number
-  /**
-   * The call as the last Reply held it: a snapshot of a stream with thousands of calls parses
-   * only the ones that changed since (arguments are parsed in full each time they are read).
-   */
-  shown: ReplyToolCall | null
-}
 
 class ChoiceState {
   role: string | null = null
@@ -356,7 +343,7 @@ export class Accumulator {
       content: c.channels.content.toString(),
       reasoning: c.channels.reasoning.toString(),
       refusal: c.channels.refusal.toString(),
-      toolCalls: sortedCalls(c).map(replyToolCall),
+      toolCalls: sortedCalls(c.calls.calls).map(replyToolCall),
       finishReason: c.finishReason,
     }
   }
@@ -365,7 +352,7 @@ export class Accumulator {
     const out: Provenance[] = []
     if (this.provenance === null) return out
     const positions = new Map<ToolState, number>()
-    for (const c of this.choices.values()) sortedCalls(c).forEach((t, i) => positions.set(t, i))
+    for (const c of this.choices.values()) sortedCalls(c.calls.calls).forEach((t, i) => positions.set(t, i))
     for (let i = 0; i < this.provenance.count; i++) {
       if (!this.provenance.holdsText(i)) continue
       const r = this.provenance.record(i)
@@ -380,27 +367,5 @@ export class Accumulator {
       })
     }
     return out
-  }
-}
-
-function sortedCalls(c: ChoiceState): ToolState[] {
-  return [...c.calls.calls].sort((a, b) => a.index - b.index || a.arrival - b.arrival)
-}
-
-function replyToolCall(t: ToolState): ReplyToolCall {
-  const fragments = t.args.toString()
-  const args = fragments === '' && t.argumentsIfEmpty !== null ? t.argumentsIfEmpty : fragments
-  const s = t.shown
-  // unchanged since the last Reply: the same call (a Reply is read, never changed: README)
-  if (s !== null && s.arguments === args && s.id === t.id && s.name === t.name && s.type === (t.type ?? 'function') && s.index === t.index) return s
-  const parsed = parseArguments(args)
-  return t.shown = {
-    index: t.index,
-    id: t.id,
-    type: t.type ?? 'function',
-    name: t.name,
-    arguments: args,
-    parsedArguments: parsed.ok ? parsed.value : null,
-    argumentsError: parsed.ok ? null : parsed.error,
   }
 }
