@@ -31,6 +31,7 @@ export async function readBody(recorder: Recorder, id: string, body: BodySource)
   const model = recorder.models.get(id)
   if (!model || model.state !== 'live' || model.closing) return
   model.reading = { total: body.size }
+  model.fileSlices = true
   const reader = body.stream().getReader()
   /** The request was removed (Clear, another paste) or ended otherwise: nothing more to read. */
   const gone = () => recorder.models.get(id) !== model || model.state !== 'live' || model.closing !== null

@@ -60,7 +60,7 @@ export class DebugCache {
     const m = this.model
     const start = m.request.startedAt
     const chunks = m.chunks()
-    const diagnostics = diagnoseMerger(m.merger, chunks, { startedAt: Number.isFinite(start) ? start : null })
+    const diagnostics = diagnoseMerger(m.merger, chunks, { startedAt: Number.isFinite(start) ? start : null, networkReads: !m.fileSlices })
     const timing = timingOfMerger(m.merger, chunks, start)
     const times = timing.timesUnknown ? null : frameTimes(m.merger).map((t) => (t === null ? null : t - start))
     this.done = { merger: m.merger, value: { diagnostics, marks: marksOf(diagnostics), timing, times } }

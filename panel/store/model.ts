@@ -57,6 +57,8 @@ export class RequestModel {
   pinned = false
   /** Its body is being read from a file by the store (body-reader.ts): the file's size. */
   reading: { total: number } | null = null
+  /** Its chunks are slices of a file the store read, not a client's network reads (the debugger's rules on reads skip them). */
+  fileSlices = false
   /** Arrival time of the last chunk with one. */
   lastT: number | null = null
   state: RequestState = 'live'

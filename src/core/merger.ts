@@ -34,6 +34,9 @@ export interface Merger {
   frame(seq: number): Frame
   /** A frame's position, line, kind and event, without its text (cheap; always available). */
   frameInfo(seq: number): FrameInfo
+  /** Frame `seq`'s time and kind (frameInfo(seq).time, .kind) without building anything: a scan of every frame stays free of garbage. */
+  frameTime(seq: number): number | null
+  frameKind(seq: number): FrameKind
   /** Frames [from, to), built on demand. */
   frames(from?: number, to?: number): Frame[]
   /** The Reply as it stood right after frame `seq`. */
@@ -221,6 +224,16 @@ class StreamMerger implements Merger {
   frameInfo(seq: number): FrameInfo {
     this.flush()
     return this.store.frameInfo(seq)
+  }
+
+  frameTime(seq: number): number | null {
+    this.flush()
+    return this.store.frameTime(seq)
+  }
+
+  frameKind(seq: number): FrameKind {
+    this.flush()
+    return this.store.frameKind(seq)
   }
 
   frame(seq: number): Frame {

@@ -73,11 +73,15 @@ export class FrameStore {
   }
 
   frameInfo(seq: number): FrameInfo {
-    const row = this.table.row(seq)
-    return {
-      seq, kind: row.kind, start: row.start, end: row.end, byteStart: row.byteStart, byteEnd: row.byteEnd,
-      line: row.line, event: row.event, id: row.id, retry: row.retry, time: row.time, unterminated: row.unterminated,
-    }
+    return this.table.info(seq)
+  }
+
+  frameTime(seq: number): number | null {
+    return this.table.timeAt(seq)
+  }
+
+  frameKind(seq: number): FrameKind {
+    return this.table.kindAt(seq)
   }
 
   frame(seq: number, transport: Transport | null): Frame {

@@ -104,7 +104,7 @@ export function afterDoneMarker(merger: Merger, found: Findings): void {
   const count = merger.frameCount
   let done = -1
   for (let seq = 0; seq < count; seq++) {
-    const kind = merger.frameInfo(seq).kind
+    const kind = merger.frameKind(seq)
     if (done < 0) { if (kind === 'done') done = seq; continue }
     if (kind === 'done') continue
     found.add('data-after-done', 'warning', seq, `frame ${seq} (${kind === 'invalid' ? 'broken' : 'data'}) comes after the [DONE] of frame ${done}`)

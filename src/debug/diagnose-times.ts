@@ -16,24 +16,29 @@ const BURST_FIRST_BYTE_MS = 500
 /** Frame times (the arrival of the read that completed each frame), null where unknown. */
 export function frameTimes(merger: Merger): Array<number | null> {
   const times: Array<number | null> = []
-  for (let seq = 0; seq < merger.frameCount; seq++) times.push(merger.frameInfo(seq).time)
+  for (let seq = 0; seq < merger.frameCount; seq++) times.push(merger.frameTime(seq))
   return times
 }
 
 /** Gaps of at least `stallMs` between two frames: after frame `afterFrame`, `ms` long. */
 export function stallGaps(times: ReadonlyArray<number | null>, stallMs: number): Array<{ afterFrame: number; ms: number }> {
+  return gapsOf(times.length, (seq) => times[seq] ?? null, stallMs)
+}
+
+/** The same over `count` frames read one at a time (a merger's: no array of every time). */
+function gapsOf(count: number, time: (seq: number) => number | null, stallMs: number): Array<{ afterFrame: number; ms: number }> {
   const out: Array<{ afterFrame: number; ms: number }> = []
-  for (let seq = 1; seq < times.length; seq++) {
-    const a = times[seq - 1]
-    const b = times[seq]
-    if (a === null || a === undefined || b === null || b === undefined) continue
-    if (b - a >= stallMs) out.push({ afterFrame: seq - 1, ms: b - a })
+  let a = count > 0 ? time(0) : null
+  for (let seq = 1; seq < count; seq++) {
+    const b = time(seq)
+    if (a !== null && b !== null && b - a >= stallMs) out.push({ afterFrame: seq - 1, ms: b - a })
+    a = b
   }
   return out
 }
 
 export function stalls(merger: Merger, stallMs: number, found: Findings): void {
-  for (const s of stallGaps(frameTimes(merger), stallMs)) {
+  for (const s of gapsOf(merger.frameCount, (seq) => merger.frameTime(seq), stallMs)) {
     found.add('stall', 'info', s.afterFrame + 1, `${formatMs(s.ms)} without a frame between frame ${s.afterFrame} and frame ${s.afterFrame + 1}`)
   }
 }
@@ -45,7 +50,7 @@ export function burst(merger: Merger, firstByte: number | null, startedAt: numbe
   let min = Infinity
   let max = -Infinity
   for (let seq = 0; seq < count; seq++) {
-    const t = merger.frameInfo(seq).time
+    const t = merger.frameTime(seq)
     if (t === null) return
     if (t < min) min = t
     if (t > max) max = t
@@ -63,5 +68,5 @@ export function firstByteTime(chunks: readonly CapturedChunk[] | null | undefine
 }
 
 export function firstFrameTime(merger: Merger): number | null {
-  return merger.frameCount > 0 ? merger.frameInfo(0).time : null
+  return merger.frameCount > 0 ? merger.frameTime(0) : null
 }

@@ -27,6 +27,12 @@ export interface DiagnoseMergerOptions extends DiagnoseOptions {
   startedAt?: number | null
   /** The stream is still running: rules that need its end (empty-reply) wait. */
   live?: boolean
+  /**
+   * False when `chunks` are slices of a file, not the reads a client got: their boundaries
+   * are where the file happened to be cut, so the rules on frames and characters split across
+   * reads say nothing true of the stream (the line endings and the BOM still are the bytes').
+   */
+  networkReads?: boolean
 }
 
 /** The merge options a recording's replay uses: its URL, Content-Type and what was forced. */
@@ -75,9 +81,11 @@ export function diagnoseMerger(merger: Merger, chunks?: readonly CapturedChunk[]
     const reads = readBoundaries(chunks)
     bom(chunks, found)
     if (sse || reply.transport === 'ndjson' || reply.transport === 'data-stream') mixedLineEndings(merger, chunks, found)
-    splitFrames(merger, reads, found)
-    // an AWS event stream is binary: its bytes are not characters, and none is split
-    if (reply.transport !== 'eventstream') splitCharacters(merger, chunks, reads, found)
+    if (options.networkReads !== false) {
+      splitFrames(merger, reads, found)
+      // an AWS event stream is binary: its bytes are not characters, and none is split
+      if (reply.transport !== 'eventstream') splitCharacters(merger, chunks, reads, found)
+    }
   }
   stalls(merger, options.stallMs ?? DEFAULT_STALL_MS, found)
   burst(merger, firstByteTime(chunks) ?? firstFrameTime(merger), options.startedAt ?? null, found)

@@ -48,8 +48,17 @@ describe('createMerger', () => {
       seq: 2, kind: 'data', start: 163, end: 229, byteStart: 163, byteEnd: 229, line: 9,
       event: null, id: null, retry: null, time: 1004, unterminated: false,
     })
+    expect([0, 1, 2, 3].map((seq) => m.frameTime(seq))).toEqual([1000, 1002, 1004, 1005])
+    expect([0, 1, 2, 3].map((seq) => m.frameKind(seq))).toEqual(['data', 'data', 'data', 'done'])
+    expect(() => m.frameTime(4)).toThrow('no frame 4 (there are 4)')
   })
 
+
+  it('frameTime is null for every frame of a body pushed without times', () => {
+    const m = createMerger()
+    m.push(STREAM.join(''))
+    expect(Array.from({ length: m.frameCount }, (_, seq) => m.frameTime(seq))).toEqual([null, null, null, null])
+  })
 
   it('a snapshot reuses each tool call unchanged since the last one, and builds the ones that changed again', () => {
     const call = (i: number, id: string | null, args: string) => `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":${i},${id ? `"id":"${id}","type":"function","function":{"name":"f",` : '"function":{'}"arguments":${JSON.stringify(args)}}}]}}]}\n\n`

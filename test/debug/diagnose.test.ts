@@ -262,6 +262,22 @@ describe('diagnose: the body and its reads', () => {
     })
   })
 
+  it('slices of a file are not network reads: no frame or character is split across them, while line endings and the BOM are still read from the bytes', () => {
+    const crlf = (s: string) => s.replace(/\n/g, '\r\n')
+    const body = encoder.encode('\ufeff' + crlf(role) + chunk({ content: 'Café' }) + stop + done)
+    const cuts = [10, body.indexOf(0xc3) + 1, body.length - 3]
+    const reads = [0, ...cuts].map((at, i): [Uint8Array, null] => [body.slice(at, cuts[i] ?? body.length), null])
+    const m = createMerger({ url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' })
+    for (const [data] of reads) m.push(data)
+    m.end()
+    const chunks = reads.map(([data]) => ({ data, t: null }))
+    expect(found(diagnoseMerger(m, chunks, { networkReads: false }))).toEqual([['bom', 'info', null], ['mixed-line-endings', 'info', 1]])
+    expect(found(diagnoseMerger(m, chunks))).toEqual([
+      ['bom', 'info', null], ['frame-split-across-reads', 'info', 0], ['mixed-line-endings', 'info', 1], ['frame-split-across-reads', 'info', 1],
+      ['utf8-split-across-reads', 'info', 1], ['frame-split-across-reads', 'info', 3],
+    ])
+  })
+
   it('utf8-split-across-reads: the frame holding a character cut between two reads', () => {
     const body = encoder.encode(role + chunk({ content: 'Café' }) + stop + done)
     const at = encoder.encode(role + chunk({ content: 'Caf' })).length - 'data: '.length // a point inside é… found below

@@ -8,6 +8,7 @@ import { SLICE_SIZE } from '../../src/exchange/slices.js'
 import { feedStreams, type FeedEvent } from '../../panel/inline/feed.js'
 import type { CaptureEvent } from '../../panel/shell.js'
 import { readFile, readSource, STREAMED_FILE, type FileLike } from '../../panel/inline/sources.js'
+import { diagnose } from '../../src/debug/diagnose.js'
 import { merge } from '../../src/library.js'
 import { createPanelStore } from '../../panel/store.js'
 import { LARGE_CHUNK } from '../../panel/store/backlog.js'
@@ -142,6 +143,15 @@ describe('standalone page inputs', () => {
       expect(source.chunks.map((c) => c.data.length)).toEqual([...Array(Math.floor(file.size / 65536)).fill(65536), file.size % 65536])
       expect([source.state, source.expected]).toEqual(['finished', merge(big, { url: 'big.sse', contentType: 'text/event-stream' })])
       expect(file.wholeReads).toBe(0)
+    })
+
+    it('says nothing of frames split across the file\'s slices: they are where the file was cut, not reads a client got', async () => {
+      const { store, id } = await fedAndEnded((await readFile(fileOf('big.sse', big, { whole: false }))).streams)
+      store.select(id)
+      const codes = store.selection.value!.diagnostics.map((d) => d.code)
+      expect(store.recordings.get(id)!.chunks.length).toBeGreaterThan(1)
+      expect(codes.filter((c) => c.endsWith('-split-across-reads'))).toEqual([])
+      expect(codes).toEqual(diagnose(store.recordings.get(id)!).map((d) => d.code).filter((c) => !c.endsWith('-split-across-reads')))
     })
 
     it('cuts a stream piece larger than LARGE_CHUNK into views of LARGE_CHUNK, each merged where it arrives', async () => {
