@@ -34,6 +34,7 @@ import type { PanelShell } from './shell.js'
 import { Backlogs } from './store/backlog.js'
 import { Comparisons, type ComparisonView } from './store/comparison.js'
 import { Batches } from './store/batch.js'
+import { fileReaderSync } from './store/file-body.js'
 import { defaultDefer, defaultNow, defaultSchedule } from './store/budget.js'
 import { DEFAULT_MEMORY_BUDGET } from './store/memory.js'
 import { applyEvent, type PanelEvent } from './store/events.js'
@@ -187,6 +188,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'red
     merging: (m) => m.reading !== null || backlogs.merging(m),
     holds: (m) => !batches.disposed && recorder.models.get(m.request.id) === m,
     warn: (message) => notes.add('warning', message),
+    readSync: options.readSync === undefined ? fileReaderSync() : options.readSync,
   }
   const recorder = new Recorder(env, backlogs, options.maxBytesPerRequest ?? DEFAULT_MAX_BYTES, () => memoryBudget.peek())
   const filter = signal('')

@@ -32,6 +32,7 @@ export async function readBody(recorder: Recorder, id: string, body: BodySource)
   if (!model || model.state !== 'live' || model.closing) return
   model.reading = { total: body.size }
   model.fileSlices = true
+  recorder.readBackFrom(model, body)
   const reader = body.stream().getReader()
   /** The request was removed (Clear, another paste) or ended otherwise: nothing more to read. */
   const gone = () => recorder.models.get(id) !== model || model.state !== 'live' || model.closing !== null

@@ -59,8 +59,9 @@ export class DebugCache {
   private read(): Debugged {
     const m = this.model
     const start = m.request.startedAt
-    const chunks = m.chunks()
-    const diagnostics = diagnoseMerger(m.merger, chunks, { startedAt: Number.isFinite(start) ? start : null, networkReads: !m.fileSlices })
+    // a file's slices are not reads (and a file read back is not held whole): none are read
+    const chunks = m.fileSlices ? [] : m.chunks()
+    const diagnostics = diagnoseMerger(m.merger, chunks, { startedAt: Number.isFinite(start) ? start : null, networkReads: !m.fileSlices, lineEndings: m.lineEndings })
     const timing = timingOfMerger(m.merger, chunks, start)
     const times = timing.timesUnknown ? null : frameTimes(m.merger).map((t) => (t === null ? null : t - start))
     this.done = { merger: m.merger, value: { diagnostics, marks: marksOf(diagnostics), timing, times } }

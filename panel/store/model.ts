@@ -7,7 +7,7 @@
 // cache is valid for one merger: forcing a provider or transport restarts the model with a
 // new merger and empty caches, and the kept chunks are merged again.
 
-import { checkRules, createMerger, type LibraryMergeOptions as MergeOptions, type Merger, type Reply } from '../../src/library.js'
+import { checkRules, createMerger, type BodyReader, type LibraryMergeOptions as MergeOptions, type Merger, type Reply } from '../../src/library.js'
 import type { ForcedOptions } from '../../src/exchange/types.js'
 import { urlHost, urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
@@ -17,6 +17,8 @@ import { DebugCache } from './debug.js'
 import { FrameList } from './frame-list.js'
 import { ProvenanceSchedule } from './provenance-schedule.js'
 import { ReplyCache } from './replies.js'
+import type { ReadSync } from './file-body.js'
+import { LineEndings } from '../../src/debug/line-endings.js'
 import { FrameScan } from './search.js'
 import type { ProviderReason, RequestRow, RequestState } from './types.js'
 
@@ -30,6 +32,8 @@ export interface StoreEnv extends Clock {
   holds(model: RequestModel): boolean
   /** Says something to the user (a note). */
   warn(message: string): void
+  /** Reads a file's bytes synchronously (StoreOptions.readSync); null: bodies are kept. */
+  readSync: ReadSync | null
 }
 
 /** finished or cancelled, as it arrived; applied once what came before it is merged. */
@@ -59,6 +63,8 @@ export class RequestModel {
   reading: { total: number } | null = null
   /** Its chunks are slices of a file the store read, not a client's network reads (the debugger's rules on reads skip them). */
   fileSlices = false
+  /** The line endings of every chunk kept, counted as it arrived: the debugger reads no body again for them. */
+  readonly lineEndings = new LineEndings()
   /** Arrival time of the last chunk with one. */
   lastT: number | null = null
   state: RequestState = 'live'
@@ -80,6 +86,9 @@ export class RequestModel {
   readonly debug: DebugCache
   private rowCache: { rev: number; row: RequestRow } | null = null
   private readonly warn: (err: unknown) => void
+
+  /** Where the merger reads its body back from (a file the store reads: file-body.ts); a restart keeps it. */
+  private bodyReader: BodyReader | null = null
 
   constructor(public request: CapturedRequest, env: StoreEnv) {
     this.merger = createMerger(mergeOptions(request, {}))
@@ -146,7 +155,7 @@ export class RequestModel {
     if (forced.provider) this.forced.provider = forced.provider
     if (forced.transport) this.forced.transport = forced.transport
     if (forced.rules) this.forced.rules = forced.rules
-    this.merger = createMerger(mergeOptions(this.request, this.forced))
+    this.merger = this.newMerger()
     this.final = null
     this.replies.reset()
     this.provenance.reset()
@@ -154,6 +163,32 @@ export class RequestModel {
     this.search.reset()
     this.debug.reset()
     Object.assign(this.backlog, emptyBacklog())
+  }
+
+  /**
+   * Before the first byte: the merger keeps none of the body's bytes once merged, and reads
+   * them back through `reader` (a file the store reads). False when bytes arrived already.
+   */
+  readBackThrough(reader: BodyReader): boolean {
+    if (this.bytes > 0) return false
+    this.bodyReader = reader
+    this.merger = this.newMerger()
+    return true
+  }
+
+  /** The body is read back from a file, not held. */
+  get readsBack(): boolean {
+    return this.bodyReader !== null
+  }
+
+  /** The body's bytes the store holds (the budget's count): none when they are read back from a file. */
+  get heldBytes(): number {
+    return this.readsBack ? 0 : this.bytes
+  }
+
+  private newMerger(): Merger {
+    const options = mergeOptions(this.request, this.forced)
+    return createMerger(this.bodyReader ? { ...options, bodyReader: this.bodyReader } : options)
   }
 
   /** Cancels deferred work (the model is dropped, or restarted). */

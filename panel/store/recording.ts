@@ -11,6 +11,8 @@ import { sizeOf } from '../../src/exchange/slices.js'
 import { urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
 import { LARGE_CHUNK, type Backlogs } from './backlog.js'
+import type { BodySource } from './body-reader.js'
+import { fileBodyReader } from './file-body.js'
 import { RequestModel, type StoreEnv } from './model.js'
 import { costOf, formatBudget, mayGrow, releasedNote, toRelease, type Holding } from './memory.js'
 import type { HeldSource } from './types.js'
@@ -28,6 +30,14 @@ export class Recorder {
     /** The memory budget for every request together (memory.ts); read when it applies, so it may change. */
     private readonly budget: () => number,
   ) {}
+
+  /** Before a file's first byte: its body is read back from the file, not kept, where the file can be read synchronously (file-body.ts). */
+  readBackFrom(m: RequestModel, source: BodySource): void {
+    const read = this.env.readSync
+    if (!read) return
+    const lost = (err: unknown) => this.env.warn(`${urlPath(m.request.url)}: the file can no longer be read (${String(err)}); it changed or went away since it was opened, so frames read from it now show "?" for its bytes: open it again`)
+    m.readBackThrough(fileBodyReader(source, read, lost))
+  }
 
   /** A large body of this request is being merged in slices. */
   merging(m: RequestModel): boolean {
@@ -108,7 +118,7 @@ export class Recorder {
     for (const id of this.order) {
       const m = this.models.get(id)!
       const { frames, problems } = m.held
-      out.push({ id, bytes: m.bytes, frames, problems, ended: m.state !== 'live' && !this.backlogs.merging(m), pinned: id === selected || m.pinned })
+      out.push({ id, bytes: m.heldBytes, frames, problems, ended: m.state !== 'live' && !this.backlogs.merging(m), pinned: id === selected || m.pinned })
     }
     return out
   }
@@ -198,13 +208,14 @@ export class Recorder {
       return false
     }
     const budget = this.budget()
-    if (!mayGrow({ bytes: m.bytes, ...m.held }, size, budget)) {
+    if (!mayGrow({ bytes: m.heldBytes, ...m.held }, m.readsBack ? 0 : size, budget)) {
       m.truncated = true
       m.cutByBudget = true
-      this.env.warn(`${urlPath(m.request.url)}: this request alone reached the memory budget (${formatBudget(budget)}, its body and what is derived from it, about ${formatBudget(costOf({ bytes: m.bytes, ...m.held }))}); the rest of its body was not kept`)
+      this.env.warn(`${urlPath(m.request.url)}: this request alone reached the memory budget (${formatBudget(budget)}, its body and what is derived from it, about ${formatBudget(costOf({ bytes: m.heldBytes, ...m.held }))}); the rest of its body was not kept`)
       return false
     }
     m.bytes += size
+    m.lineEndings.add(data)
     m.reads.ends.push(m.bytes)
     m.reads.ts.push(t)
     if (t !== null) m.lastT = t

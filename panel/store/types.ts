@@ -6,6 +6,7 @@ import type { Timing } from '../../src/debug/timing.js'
 import type { ForcedOptions } from '../../src/exchange/types.js'
 import type { FieldRef } from '../provenance.js'
 import type { CapturedRequest } from '../shell.js'
+import type { ReadSync } from './file-body.js'
 
 export type RequestState = 'live' | 'finished' | 'cancelled'
 
@@ -244,4 +245,10 @@ export interface StoreOptions {
   autoScrubMaxFrames?: number
   /** Merging work per batch when a large body is merged in slices (ms). */
   sliceBudgetMs?: number
+  /**
+   * Reads a file's bytes synchronously, so that a body the store reads from a file is read
+   * back from it, not kept (file-body.ts). FileReaderSync where there is one (a worker) by
+   * default; null keeps every body in memory.
+   */
+  readSync?: ReadSync | null
 }

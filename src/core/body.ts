@@ -2,6 +2,7 @@
 // character offsets (where the splitters cut) to byte offsets.
 
 import type { Replacement } from './utf8.js'
+import type { BodyReader } from './types.js'
 
 interface TextEncoderLike {
   encodeInto(source: string, destination: Uint8Array): { read: number; written: number }
@@ -28,6 +29,9 @@ const FIRST_BLOCK = 4096
  * UTF-8 encoding.
  */
 export class BodyBytes {
+  /** `reader`: where released bytes are read back from (MergeOptions.bodyReader); none: they are gone. */
+  constructor(private readonly reader: BodyReader | null = null) {}
+
   private blocks: Uint8Array[] = []
   private starts: number[] = []
   private used = 0
@@ -119,6 +123,7 @@ export class BodyBytes {
 
   /** Bytes [start, end): a view when they lie in one block, else a copy. */
   bytes(start: number, end: number): Uint8Array {
+    if (start < this.released) return this.readBack(start, end)
     const i = this.blockAt(start)
     const block = this.blocks[i]!
     const s = this.starts[i]!
@@ -138,12 +143,25 @@ export class BodyBytes {
   /** The text of bytes [start, end). */
   slice(start: number, end: number): string {
     if (end <= start) return ''
-    if (start < this.released) throw new RangeError(`the body before byte ${this.released} was not retained (retainBody: false)`)
+    if (start < this.released) return decoder.decode(this.readBack(start, end))
     const i = this.blockAt(start)
     const first = this.blocks[i]!
     const firstStart = this.starts[i]!
     if (end - firstStart <= first.length) return decoder.decode(first.subarray(start - firstStart, end - firstStart))
     return decoder.decode(this.bytes(start, end))
+  }
+
+  /** True when bytes before `offset` can still be read (kept, or readable through the reader). */
+  readable(offset: number): boolean {
+    return offset >= this.released || this.reader !== null
+  }
+
+  /** Released bytes, read back through the reader: exactly [start, end), or a RangeError. */
+  private readBack(start: number, end: number): Uint8Array {
+    if (this.reader === null) throw new RangeError(`the body before byte ${this.released} was not retained (retainBody: false)`)
+    const out = this.reader(start, end)
+    if (out.length !== end - start) throw new RangeError(`the body reader gave ${out.length} bytes for bytes ${start}–${end}`)
+    return out
   }
 
   private blockAt(offset: number): number {

@@ -102,7 +102,7 @@ class StreamMerger implements Merger {
    * stored, and no provenance or entries are kept.
    */
   constructor(private readonly registry: ProviderRegistry, private readonly options: MergeOptions, replyOnly = false) {
-    this.store = new FrameStore(!replyOnly, options.retainBody !== false)
+    this.store = new FrameStore(!replyOnly, options.retainBody !== false && !options.bodyReader, options.bodyReader ?? null)
     this.router = new Router(registry, options, { provenance: !replyOnly })
     this.framer = new Framer(options, (f) => this.onFrame(f), (e) => this.onEntry(e), this.found)
     this.decoder = new Decoder(this.store.body, this.store.offsets, (text) => this.framer.push(text), this.found, this.framer)
@@ -285,7 +285,6 @@ class StreamMerger implements Merger {
   body(from = 0, to = this.store.body.length): Uint8Array {
     const end = Math.min(to, this.store.body.length)
     if (end <= from) return new Uint8Array(0)
-    if (from < this.store.body.releasedBefore) throw new RangeError(`the body before byte ${this.store.body.releasedBefore} was not retained (retainBody: false)`)
     return this.store.body.bytes(from, end)
   }
 }

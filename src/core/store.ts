@@ -9,10 +9,10 @@ import { parseJson } from './json-error.js'
 import { readDataStreamLine } from './data-stream.js'
 import { readMessage } from './eventstream.js'
 import { readSseBlock } from './sse.js'
-import type { Frame, FrameEntry, FrameError, FrameInfo, FrameKind, JsonSyntaxError, Transport } from './types.js'
+import type { BodyReader, Frame, FrameEntry, FrameError, FrameInfo, FrameKind, JsonSyntaxError, Transport } from './types.js'
 
 export class FrameStore {
-  readonly body = new BodyBytes()
+  readonly body: BodyBytes
   /** Filled by the decoder; read here, in increasing order only, as frames complete. */
   readonly offsets = new ByteOffsets()
   readonly errors: FrameError[] = []
@@ -23,10 +23,12 @@ export class FrameStore {
 
   /**
    * `keep: false` (merge()): nothing but the Reply will be read, so frames are counted, not
-   * stored, and no entries are kept. `retain: false` drops the text of frames once read.
+   * stored, and no entries are kept. `retain: false` drops the bytes of frames once merged;
+   * with a `reader` they are read back from it when asked for, else they are gone.
    */
-  constructor(private readonly keep: boolean, private readonly retain: boolean) {
+  constructor(private readonly keep: boolean, private readonly retain: boolean, reader: BodyReader | null = null) {
     this.table = new FrameTable(keep)
+    this.body = new BodyBytes(reader)
   }
 
   get count(): number {
@@ -104,7 +106,7 @@ export class FrameStore {
     const out: Frame[] = []
     const released = this.body.releasedBefore
     for (let i = Math.max(0, from); i < Math.min(to, this.table.count); i++) {
-      if (released > 0 && this.table.row(i).byteStart < released) continue
+      if (released > 0 && !this.body.readable(this.table.info(i).byteStart)) continue
       out.push(this.frame(i, transport))
     }
     return out
@@ -114,7 +116,6 @@ export class FrameStore {
   private text(byteStart: number, byteEnd: number, transport: Transport | null): { raw: string; data: string } {
     if (transport === 'eventstream') {
       // binary: shown as its headers and payload (src/core/eventstream.ts)
-      if (byteStart < this.body.releasedBefore) throw new RangeError(`the body before byte ${this.body.releasedBefore} was not retained (retainBody: false)`)
       const m = readMessage(this.body.bytes(byteStart, byteEnd), byteStart)
       return { raw: m.raw, data: m.data }
     }

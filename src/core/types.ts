@@ -389,4 +389,14 @@ export interface MergeOptions {
    * any body size (the CLI streams files this way).
    */
   retainBody?: boolean
+  /**
+   * Where the body's bytes can be read back (a file the caller holds): the merger then drops
+   * the bytes pushed to it once their frames are merged, as with retainBody: false, and reads
+   * frames' text, body() and replays from here instead. It must return exactly the bytes
+   * pushed at [from, to): a 300 MB file opened in the panel costs its frames, not its bytes.
+   */
+  bodyReader?: BodyReader
 }
+
+/** The body's bytes [from, to) as they were pushed, read back from where the caller keeps them. */
+export type BodyReader = (from: number, to: number) => Uint8Array

@@ -6,6 +6,7 @@ import { utf8Length } from '../library.js'
 import type { Merger } from '../library.js'
 import type { CapturedChunk } from '../exchange/types.js'
 import { frameBefore, frameHolding, type Findings } from './diagnose-findings.js'
+import { LineEndings } from './line-endings.js'
 
 /** Where each read ends in the body's bytes (the body as received: a BOM counts). */
 export function readBoundaries(chunks: readonly CapturedChunk[]): number[] {
@@ -37,7 +38,7 @@ function isLowSurrogate(c: number): boolean {
 }
 
 /** A UTF-8 byte order mark at the very start of the body. */
-export function bom(chunks: readonly CapturedChunk[], found: Findings): void {
+export function bom(chunks: Iterable<CapturedChunk>, found: Findings): void {
   const head: number[] = []
   for (const c of chunks) {
     if (typeof c.data === 'string') {
@@ -54,64 +55,18 @@ export function bom(chunks: readonly CapturedChunk[], found: Findings): void {
   }
 }
 
-type Ending = 'LF' | 'CRLF' | 'CR'
-
-/** More than one kind of line ending in one body. */
-export function mixedLineEndings(merger: Merger, chunks: readonly CapturedChunk[], found: Findings): void {
-  const counts: Record<Ending, number> = { LF: 0, CRLF: 0, CR: 0 }
-  const first: Record<Ending, number> = { LF: -1, CRLF: -1, CR: -1 }
-  let base = 0
-  /** A CR that ended the previous read: its kind depends on this read's first unit. */
-  let pendingCr = -1
-  const seen = (kind: Ending, byte: number) => {
-    if (counts[kind]++ === 0) first[kind] = byte
+/** More than one kind of line ending in one body: its reads counted here, or already (`counted`). */
+export function mixedLineEndings(merger: Merger, chunks: Iterable<CapturedChunk>, found: Findings, counted: LineEndings | null = null): void {
+  let endings = counted
+  if (!endings) {
+    endings = new LineEndings()
+    for (const c of chunks) endings.add(c.data)
   }
-  for (const c of chunks) {
-    const data = c.data
-    const text = typeof data === 'string'
-    const size = text ? utf8Length(data) : data.byteLength
-    const length = text ? data.length : data.byteLength
-    const byteOf = (i: number) => base + (text ? utf8Length(data.slice(0, i)) : i)
-    let i = 0
-    if (pendingCr >= 0 && length > 0) {
-      const lf = text ? data.charCodeAt(0) === 0x0a : data[0] === 0x0a
-      seen(lf ? 'CRLF' : 'CR', pendingCr)
-      if (lf) i = 1
-      pendingCr = -1
-    }
-    let cr = indexOf(data, 0x0d, i)
-    let lf = indexOf(data, 0x0a, i)
-    while (cr >= 0 || lf >= 0) {
-      if (lf >= 0 && (cr < 0 || lf < cr)) {
-        if (counts.LF === 0) seen('LF', byteOf(lf))
-        else counts.LF++
-        lf = indexOf(data, 0x0a, lf + 1)
-        continue
-      }
-      if (cr === length - 1) { pendingCr = byteOf(cr); break }
-      if (lf === cr + 1) {
-        if (counts.CRLF === 0) seen('CRLF', byteOf(cr))
-        else counts.CRLF++
-        lf = indexOf(data, 0x0a, lf + 1)
-      } else if (counts.CR === 0) seen('CR', byteOf(cr))
-      else counts.CR++
-      cr = indexOf(data, 0x0d, cr + 1)
-    }
-    base += size
-  }
-  if (pendingCr >= 0) seen('CR', pendingCr)
-  const kinds = (Object.keys(counts) as Ending[]).filter((k) => counts[k] > 0)
-  if (kinds.length < 2) return
-  kinds.sort((a, b) => first[a] - first[b])
-  const second = kinds[1]!
-  const byte = first[second]
-  found.add('mixed-line-endings', 'info', frameBefore(merger, byte),
-    `line endings of ${kinds.length} kinds: ${kinds.map((k) => `${counts[k]} ${k}`).join(', ')}; the first ${second} at byte ${byte}`,
-    { byteOffset: byte })
-}
-
-function indexOf(data: string | Uint8Array, unit: number, from: number): number {
-  return typeof data === 'string' ? data.indexOf(String.fromCharCode(unit), from) : data.indexOf(unit, from)
+  const mixed = endings.mixed()
+  if (!mixed) return
+  found.add('mixed-line-endings', 'info', frameBefore(merger, mixed.byte),
+    `line endings of ${mixed.kinds.length} kinds: ${mixed.kinds.map((k) => `${mixed.counts[k]} ${k}`).join(', ')}; the first ${mixed.second} at byte ${mixed.byte}`,
+    { byteOffset: mixed.byte })
 }
 
 /** Frames whose bytes straddle a read boundary. */

@@ -12,6 +12,7 @@ import type { Diagnostic, LibraryMergeOptions, Merger } from '../library.js'
 import type { CapturedChunk, Recording } from '../exchange/types.js'
 import { Findings } from './diagnose-findings.js'
 import { afterDoneMarker, emptyReply, gluedFrames, inlineThinkTags, missingDataPrefix } from './diagnose-frames.js'
+import type { LineEndings } from './line-endings.js'
 import { bom, mixedLineEndings, readBoundaries, splitCharacters, splitFrames } from './diagnose-reads.js'
 import { burst, DEFAULT_STALL_MS, firstByteTime, firstFrameTime, stalls } from './diagnose-times.js'
 
@@ -28,11 +29,14 @@ export interface DiagnoseMergerOptions extends DiagnoseOptions {
   /** The stream is still running: rules that need its end (empty-reply) wait. */
   live?: boolean
   /**
-   * False when `chunks` are slices of a file, not the reads a client got: their boundaries
-   * are where the file happened to be cut, so the rules on frames and characters split across
-   * reads say nothing true of the stream (the line endings and the BOM still are the bytes').
+   * False when the body is a file's, not reads a client got: `chunks` are then not read (the
+   * boundaries of a file's slices are where it happened to be cut, so the rules on frames and
+   * characters split across reads say nothing true of it); the rules on the bytes (line
+   * endings, the BOM) read the merger's body instead.
    */
   networkReads?: boolean
+  /** The body's line endings, counted as it arrived (the panel's store): the body is not read again for them. */
+  lineEndings?: LineEndings
 }
 
 /** The merge options a recording's replay uses: its URL, Content-Type and what was forced. */
@@ -77,20 +81,35 @@ export function diagnoseMerger(merger: Merger, chunks?: readonly CapturedChunk[]
   }
   afterDoneMarker(merger, found)
   inlineThinkTags(merger, reply, found)
-  if (chunks && chunks.length > 0) {
+  // slices of a file: the rules on its bytes read the merger's body a window at a time (a body
+  // read back from a file is not held whole, and its slices say nothing of how it arrived)
+  const bytes = options.networkReads === false ? bodyWindows(merger) : chunks && chunks.length > 0 ? chunks : null
+  if (bytes) {
+    bom(bytes, found)
+    if (sse || reply.transport === 'ndjson' || reply.transport === 'data-stream') mixedLineEndings(merger, bytes, found, options.lineEndings ?? null)
+  }
+  if (options.networkReads !== false && chunks && chunks.length > 0) {
     const reads = readBoundaries(chunks)
-    bom(chunks, found)
-    if (sse || reply.transport === 'ndjson' || reply.transport === 'data-stream') mixedLineEndings(merger, chunks, found)
-    if (options.networkReads !== false) {
-      splitFrames(merger, reads, found)
-      // an AWS event stream is binary: its bytes are not characters, and none is split
-      if (reply.transport !== 'eventstream') splitCharacters(merger, chunks, reads, found)
-    }
+    splitFrames(merger, reads, found)
+    // an AWS event stream is binary: its bytes are not characters, and none is split
+    if (reply.transport !== 'eventstream') splitCharacters(merger, chunks, reads, found)
   }
   stalls(merger, options.stallMs ?? DEFAULT_STALL_MS, found)
   burst(merger, firstByteTime(chunks) ?? firstFrameTime(merger), options.startedAt ?? null, found)
   if (!options.live) emptyReply(reply, found)
   return merged(theirs, found.done())
+}
+
+/** Bytes read a window at a time (the BOM rule reads the first only). */
+const WINDOW = 1 << 16
+
+/** The merger's body as reads of WINDOW bytes, read when iterated (each time). */
+function bodyWindows(merger: Merger): Iterable<CapturedChunk> {
+  return {
+    *[Symbol.iterator]() {
+      for (let at = 0; at < merger.byteLength; at += WINDOW) yield { data: merger.body(at, Math.min(merger.byteLength, at + WINDOW)), t: null }
+    },
+  }
 }
 
 /** The merger's and ours, by frame (stream-wide first); ours replace the merger's generic ones for the same thing. */

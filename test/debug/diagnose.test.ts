@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { diagnose, diagnoseMerger } from '../../src/debug/diagnose.js'
 import type { CapturedChunk, Recording } from '../../src/exchange/types.js'
 import { createMerger, SYMPTOMS, type Diagnostic } from '../../src/index.js'
+import { LineEndings } from '../../src/debug/line-endings.js'
 import { loadFixtures } from '../support/fixtures.js'
 
 const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
@@ -276,6 +277,18 @@ describe('diagnose: the body and its reads', () => {
       ['bom', 'info', null], ['frame-split-across-reads', 'info', 0], ['mixed-line-endings', 'info', 1], ['frame-split-across-reads', 'info', 1],
       ['utf8-split-across-reads', 'info', 1], ['frame-split-across-reads', 'info', 3],
     ])
+  })
+
+  it('line endings counted as the body arrived (the panel store\'s) are taken as counted: the body is not scanned again for them', () => {
+    const m = createMerger({ url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' })
+    m.push(clean)
+    m.end()
+    const counted = new LineEndings()
+    counted.add('data: {}\r\n\r\n')
+    counted.add(encoder.encode('data: {}\n\n'))
+    expect(diagnoseMerger(m, [{ data: clean, t: null }]).filter((d) => d.code === 'mixed-line-endings')).toEqual([])
+    expect(diagnoseMerger(m, [{ data: clean, t: null }], { lineEndings: counted }).find((d) => d.code === 'mixed-line-endings')?.message)
+      .toBe('line endings of 2 kinds: 2 CRLF, 2 LF; the first LF at byte 20')
   })
 
   it('utf8-split-across-reads: the frame holding a character cut between two reads', () => {

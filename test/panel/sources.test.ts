@@ -12,6 +12,8 @@ import { diagnose } from '../../src/debug/diagnose.js'
 import { merge } from '../../src/library.js'
 import { createPanelStore } from '../../panel/store.js'
 import { LARGE_CHUNK } from '../../panel/store/backlog.js'
+import type { ReadSync } from '../../panel/store/file-body.js'
+import type { StoreOptions } from '../../panel/store/types.js'
 
 const SSE = 'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"}}]}\n\n'
   + 'data: {"choices":[{"index":0,"delta":{"content":" there"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
@@ -123,8 +125,8 @@ describe('standalone page inputs', () => {
     const big = SSE.repeat(Math.ceil((STREAMED_FILE + 1) / SSE.length))
 
     /** A store whose batches run on timers, fed `streams`; resolves once the first request ended. */
-    async function fedAndEnded(streams: ReturnType<typeof readSource>['streams']) {
-      const store = createPanelStore(null, { schedule: (f) => { setTimeout(f, 0) } })
+    async function fedAndEnded(streams: ReturnType<typeof readSource>['streams'], options: StoreOptions = {}) {
+      const store = createPanelStore(null, { schedule: (f) => { setTimeout(f, 0) }, ...options })
       const events: string[] = []
       await feedStreams((e) => { events.push(e.type); store.apply(e) }, streams).finished
       for (let i = 0; i < 400 && store.requests.value[0]?.state === 'live'; i++) await new Promise((r) => setTimeout(r, 5))
@@ -152,6 +154,39 @@ describe('standalone page inputs', () => {
       expect(store.recordings.get(id)!.chunks.length).toBeGreaterThan(1)
       expect(codes.filter((c) => c.endsWith('-split-across-reads'))).toEqual([])
       expect(codes).toEqual(diagnose(store.recordings.get(id)!).map((d) => d.code).filter((c) => !c.endsWith('-split-across-reads')))
+    })
+
+    describe('read back from the file where it can be read synchronously (in a worker: FileReaderSync)', () => {
+      const bytes = new TextEncoder().encode(big)
+      const readSync = (reads: Array<[number, number]>, failAfter = Infinity): ReadSync => (_source, from, to) => {
+        if (reads.length >= failAfter) throw new Error('NotReadableError')
+        reads.push([from, to])
+        return bytes.slice(from, to)
+      }
+
+      it('keeps none of the body: the frames, the reply and the bytes exported are the same as a store that kept it', async () => {
+        const reads: Array<[number, number]> = []
+        const backed = await fedAndEnded((await readFile(fileOf('big.sse', big, { whole: false }))).streams, { readSync: readSync(reads) })
+        const kept = await fedAndEnded((await readFile(fileOf('big.sse', big, { whole: false }))).streams, { readSync: null })
+        expect(reads).toEqual([])
+        const source = backed.store.recordings.get(backed.id)!
+        const other = kept.store.recordings.get(kept.id)!
+        expect(source.frames()).toEqual(other.frames())
+        expect(source.expected).toEqual(other.expected)
+        expect(Buffer.concat(source.chunks.map((c) => c.data as Uint8Array)).equals(bytes)).toBe(true)
+        expect(reads.length).toBeGreaterThan(0)
+      })
+
+      it('says so once when the file can no longer be read, and shows its unread bytes as "?"', async () => {
+        const { store, id } = await fedAndEnded((await readFile(fileOf('big.sse', big, { whole: false }))).streams, { readSync: readSync([], 0) })
+        store.select(id)
+        const frame = store.frame(0)!
+        expect(frame.raw).toBe('?'.repeat(frame.byteEnd - frame.byteStart))
+        store.frame(1)
+        expect(store.notes.value.map((n) => n.message)).toEqual([
+          'big.sse: the file can no longer be read (Error: NotReadableError); it changed or went away since it was opened, so frames read from it now show "?" for its bytes: open it again',
+        ])
+      })
     })
 
     it('cuts a stream piece larger than LARGE_CHUNK into views of LARGE_CHUNK, each merged where it arrives', async () => {
