@@ -5,7 +5,7 @@
 // nothing per click. Building the index is one pass over typed arrays (no object per frame):
 // a few milliseconds for 150,000 records.
 
-import type { Channel, Provenance } from '../src/library.js'
+import type { Channel, Provenance, ProvenanceVisit } from '../src/library.js'
 
 /** One text field of the reply: a channel of a choice, or the arguments of one tool call. */
 export interface FieldRef {
@@ -80,29 +80,39 @@ export class ProvenanceIndex {
   /** choice → its fields (no string key per record: 100,000 records are built in milliseconds). */
   private readonly byChoice = new Map<number, ChoiceFields>()
 
-  constructor(records: readonly Provenance[]) {
-    const n = records.length
+  /**
+   * From the core's records: as objects (Merger.provenance()), or read through
+   * Merger.eachProvenance, which builds none (twice: once to count them).
+   */
+  constructor(records: readonly Provenance[] | ((visit: ProvenanceVisit) => void)) {
+    const each = typeof records === 'function'
+      ? records
+      : (visit: ProvenanceVisit) => { for (const r of records) visit(r.frame, r.choice, r.channel, r.toolCall, r.start, r.end) }
+    let n = 0
+    each(() => { n++ })
     this.size = n
     this.frameOf = new Int32Array(n)
     this.startOf = new Int32Array(n)
     this.endOf = new Int32Array(n)
     this.fieldOf = new Int32Array(n)
     let sorted = true
-    for (let i = 0; i < n; i++) {
-      const r = records[i]!
-      this.frameOf[i] = r.frame
-      this.startOf[i] = r.start
-      this.endOf[i] = r.end
-      if (i > 0 && r.frame < this.frameOf[i - 1]!) sorted = false
-      const runs = this.runsOf(r, true)
+    let i = 0
+    each((frame, choice, channel, toolCall, start, end) => {
+      if (i >= n) return
+      this.frameOf[i] = frame
+      this.startOf[i] = start
+      this.endOf[i] = end
+      if (i > 0 && frame < this.frameOf[i - 1]!) sorted = false
+      const runs = this.runsOf(choice, channel, toolCall, true)
       if (runs) {
-        runs.add(r.start, r.end, r.frame)
+        runs.add(start, end, frame)
         this.fieldOf[i] = runs.id
       } else {
         this.fieldOf[i] = -1
-        this.odd.set(i, r)
+        this.odd.set(i, { frame, choice, channel, toolCall, start, end })
       }
-    }
+      i++
+    })
     // appends only ever grow a field, so starts are already ascending; keep it true if not
     for (const c of this.byChoice.values()) {
       for (const f of [c.content, c.reasoning, c.refusal, ...c.args]) f?.sort()
@@ -110,10 +120,10 @@ export class ProvenanceIndex {
     this.sorted = sorted
     if (!sorted) {
       const byFrame = new Map<number, number[]>()
-      for (let i = 0; i < n; i++) {
-        let list = byFrame.get(this.frameOf[i]!)
-        if (!list) byFrame.set(this.frameOf[i]!, (list = []))
-        list.push(i)
+      for (let k = 0; k < n; k++) {
+        let list = byFrame.get(this.frameOf[k]!)
+        if (!list) byFrame.set(this.frameOf[k]!, (list = []))
+        list.push(k)
       }
       this.byFrame = byFrame
     }
@@ -127,22 +137,21 @@ export class ProvenanceIndex {
     return { frame: this.frameOf[i]!, choice, channel, toolCall, start: this.startOf[i]!, end: this.endOf[i]! }
   }
 
-  private runsOf(field: FieldRef, create: boolean): FieldRuns | null {
-    let c = this.byChoice.get(field.choice)
+  private runsOf(choice: number, channel: FieldRef['channel'], toolCall: number | null, create: boolean): FieldRuns | null {
+    let c = this.byChoice.get(choice)
     if (!c) {
       if (!create) return null
-      this.byChoice.set(field.choice, (c = { content: null, reasoning: null, refusal: null, args: [] }))
+      this.byChoice.set(choice, (c = { content: null, reasoning: null, refusal: null, args: [] }))
     }
-    if (field.channel === 'arguments') {
-      const i = field.toolCall
-      if (i === null || i < 0) return null
-      return c.args[i] ?? (create ? (c.args[i] = this.newRuns(field)) : null)
+    if (channel === 'arguments') {
+      if (toolCall === null || toolCall < 0) return null
+      return c.args[toolCall] ?? (create ? (c.args[toolCall] = this.newRuns(choice, channel, toolCall)) : null)
     }
-    return c[field.channel] ?? (create ? (c[field.channel] = this.newRuns(field)) : null)
+    return c[channel] ?? (create ? (c[channel] = this.newRuns(choice, channel, null)) : null)
   }
 
-  private newRuns(field: FieldRef): FieldRuns {
-    const ref = { choice: field.choice, channel: field.channel, toolCall: field.toolCall }
+  private newRuns(choice: number, channel: FieldRef['channel'], toolCall: number | null): FieldRuns {
+    const ref = { choice, channel, toolCall }
     return new FieldRuns(ref, this.fields.push(ref) - 1)
   }
 
@@ -169,7 +178,7 @@ export class ProvenanceIndex {
    * field's length (a click after the last character) maps to the last run.
    */
   frameAt(field: FieldRef, offset: number): number | null {
-    const runs = this.runsOf(field, false)
+    const runs = this.runsOf(field.choice, field.channel, field.toolCall, false)
     if (!runs || runs.count === 0) return null
     // last run whose start <= offset
     if (offset < runs.starts[0]!) return null

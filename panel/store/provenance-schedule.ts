@@ -97,7 +97,7 @@ export class ProvenanceSchedule {
     this.forget()
     const m = this.model
     const frames = m.merger.frameCount
-    const { value: provenance, spent, at } = timed(() => this.env.now(), () => new ProvenanceIndex(m.merger.provenance()))
+    const { value: provenance, spent, at } = timed(() => this.env.now(), () => new ProvenanceIndex((visit) => m.merger.eachProvenance(visit)))
     this.builtAt = at
     if (frames > 0) this.costPerFrame = Math.max(spent / frames, MIN_COST_PER_FRAME)
     this.index = { merger: m.merger, rev: m.rev, frames, ended: m.final !== null, provenance }

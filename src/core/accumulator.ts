@@ -12,7 +12,7 @@ import { TextBuffer } from './text-buffer.js'
 import { replyToolCall, sortedCalls, type ToolState } from './reply-tool-call.js'
 import { nonEmpty, ToolCallTable } from './tool-calls.js'
 import type {
-  Channel, Delta, Diagnostic, DiagnosticCode, FinalTextDelta, FinalToolCallDelta, Provenance, ReplyChoice,
+  Channel, Delta, Diagnostic, DiagnosticCode, FinalTextDelta, FinalToolCallDelta, Provenance, ProvenanceVisit, ReplyChoice,
   StreamError, TextTruncateDelta, ToolCallDelta,
 } from './types.js'
 
@@ -350,22 +350,21 @@ export class Accumulator {
 
   provenanceRecords(): Provenance[] {
     const out: Provenance[] = []
-    if (this.provenance === null) return out
-    const positions = new Map<ToolState, number>()
-    for (const c of this.choices.values()) sortedCalls(c.calls.calls).forEach((t, i) => positions.set(t, i))
-    for (let i = 0; i < this.provenance.count; i++) {
-      if (!this.provenance.holdsText(i)) continue
-      const r = this.provenance.record(i)
-      const t = this.targets[r.target]!
-      out.push({
-        frame: r.frame,
-        choice: t.choice,
-        channel: t.channel,
-        toolCall: t.channel === 'arguments' ? positions.get(t.tool)! : null,
-        start: r.start,
-        end: r.end,
-      })
-    }
+    this.eachProvenance((frame, choice, channel, toolCall, start, end) => { out.push({ frame, choice, channel, toolCall, start, end }) })
     return out
   }
+
+  /** The records provenanceRecords() gives, as fields: a 64 MB stream's 240,000 records build no object. */
+  eachProvenance(visit: ProvenanceVisit): void {
+    const log = this.provenance
+    if (log === null) return
+    const positions = new Map<ToolState, number>()
+    for (const c of this.choices.values()) sortedCalls(c.calls.calls).forEach((t, i) => positions.set(t, i))
+    for (let i = 0; i < log.count; i++) {
+      if (!log.holdsText(i)) continue
+      const t = this.targets[log.targetAt(i)]!
+      visit(log.frameAt(i), t.choice, t.channel, t.channel === 'arguments' ? positions.get(t.tool)! : null, log.startAt(i), log.endAt(i))
+    }
+  }
+
 }

@@ -45,9 +45,10 @@ export class ProvenanceLog {
     return this.end.get(i) > this.start.get(i)
   }
 
-  record(i: number): { frame: number; target: number; start: number; end: number } {
-    return { frame: this.frame.get(i), target: this.target.get(i), start: this.start.get(i), end: this.end.get(i) }
-  }
+  frameAt(i: number): number { return this.frame.get(i) }
+  targetAt(i: number): number { return this.target.get(i) }
+  startAt(i: number): number { return this.start.get(i) }
+  endAt(i: number): number { return this.end.get(i) }
 
   private lastOf(target: number): number {
     return this.last.get(target) - 1

@@ -376,6 +376,9 @@ export interface Provenance {
   end: number
 }
 
+/** One Provenance record as its fields (Merger.eachProvenance: no object per record). */
+export type ProvenanceVisit = (frame: number, choice: number, channel: Channel | 'arguments', toolCall: number | null, start: number, end: number) => void
+
 export interface MergeOptions {
   provider?: ProviderId
   transport?: Transport

@@ -17,7 +17,7 @@ function buffer(...parts: string[]): TextBuffer {
 }
 
 const records = (log: ProvenanceLog) =>
-  Array.from({ length: log.count }, (_, i) => i).filter((i) => log.holdsText(i)).map((i) => log.record(i))
+  Array.from({ length: log.count }, (_, i) => i).filter((i) => log.holdsText(i)).map((i) => ({ frame: log.frameAt(i), target: log.targetAt(i), start: log.startAt(i), end: log.endAt(i) }))
 
 describe('TextBuffer.truncate', () => {
   it('keeps the first n characters, cutting inside a part', () => {

@@ -52,4 +52,18 @@ describe('the provenance index', () => {
     const index = new ProvenanceIndex([...records(), odd])
     expect(index.forFrame(7)).toEqual([odd])
   })
+
+  it('reads the same records through Merger.eachProvenance, which builds no object per record', () => {
+    const m = createMerger()
+    m.push(BODY)
+    m.end()
+    const visited: Provenance[] = []
+    m.eachProvenance((frame, choice, channel, toolCall, start, end) => visited.push({ frame, choice, channel, toolCall, start, end }))
+    expect(visited).toEqual(m.provenance())
+    const index = new ProvenanceIndex((visit) => m.eachProvenance(visit))
+    expect(index.size).toBe(5)
+    for (let seq = 0; seq < 6; seq++) expect(index.forFrame(seq)).toEqual(m.provenance().filter((r) => r.frame === seq))
+    const args = { choice: 0, channel: 'arguments' as const, toolCall: 0 }
+    expect([0, 3, 4, 6, 7].map((o) => index.frameAt(args, o))).toEqual([2, 2, 4, 4, 4])
+  })
 })
