@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { Accumulator } from '../../src/core/accumulator.js'
 import { ToolCallTable, isRealId, type CallIdentity, type IdentityProblemCode } from '../../src/core/tool-calls.js'
+import { parseArguments } from '../../src/core/tool-arguments.js'
 import { SYMPTOMS, type Delta, type ToolCallDelta } from '../../src/index.js'
 
 function table() {
@@ -161,5 +162,14 @@ describe('tool-call identity in the accumulator', () => {
       frame: 101, level: 'warning', code: 'reused-tool-index', symptom: SYMPTOMS['reused-tool-index'],
       message: '149 more reused-tool-index not listed (249 in all), the first of them at frame 101',
     })
+  })
+})
+
+describe('tool-call arguments, parsed', () => {
+  it('keep the parse error\'s message, and leave Error.stackTraceLimit as it was (set to 0 while they parse: no stack is captured for a partial call)', () => {
+    const before = Error.stackTraceLimit
+    expect(parseArguments('{"city": "Par')).toEqual({ ok: false, error: 'Unexpected end of JSON input at position 13 (expected the rest of the value)' })
+    expect(parseArguments('{"city": "Paris"}')).toEqual({ ok: true, value: { city: 'Paris' } })
+    expect(Error.stackTraceLimit).toBe(before)
   })
 })
