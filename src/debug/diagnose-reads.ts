@@ -6,7 +6,7 @@ import { utf8Length } from '../library.js'
 import type { Merger } from '../library.js'
 import type { CapturedChunk } from '../exchange/types.js'
 import { frameBefore, frameHolding, type Findings } from './diagnose-findings.js'
-import { LineEndings } from './line-endings.js'
+import { countLineEndings, type Ending, type LineEndings } from './line-endings.js'
 
 /** Where each read ends in the body's bytes (the body as received: a BOM counts). */
 export function readBoundaries(chunks: readonly CapturedChunk[]): number[] {
@@ -55,18 +55,25 @@ export function bom(chunks: Iterable<CapturedChunk>, found: Findings): void {
   }
 }
 
-/** More than one kind of line ending in one body: its reads counted here, or already (`counted`). */
-export function mixedLineEndings(merger: Merger, chunks: Iterable<CapturedChunk>, found: Findings, counted: LineEndings | null = null): void {
-  let endings = counted
-  if (!endings) {
-    endings = new LineEndings()
-    for (const c of chunks) endings.add(c.data)
-  }
-  const mixed = endings.mixed()
-  if (!mixed) return
-  found.add('mixed-line-endings', 'info', frameBefore(merger, mixed.byte),
-    `line endings of ${mixed.kinds.length} kinds: ${mixed.kinds.map((k) => `${mixed.counts[k]} ${k}`).join(', ')}; the first ${mixed.second} at byte ${mixed.byte}`,
-    { byteOffset: mixed.byte })
+/**
+ * More than one kind of line ending in one body, counted over its reads. `seen`: the kinds
+ * kept as it arrived; a body of one kind is then not read again.
+ */
+export function mixedLineEndings(merger: Merger, chunks: Iterable<CapturedChunk>, found: Findings, seen: LineEndings | null = null): void {
+  if (seen && seen.kinds().length < 2) return
+  const { counts, first } = countLineEndings(mapped(chunks, (c) => c.data))
+  const kinds = (Object.keys(counts) as Ending[]).filter((k) => counts[k] > 0)
+  if (kinds.length < 2) return
+  kinds.sort((a, b) => first[a] - first[b])
+  const second = kinds[1]!
+  const byte = first[second]
+  found.add('mixed-line-endings', 'info', frameBefore(merger, byte),
+    `line endings of ${kinds.length} kinds: ${kinds.map((k) => `${counts[k]} ${k}`).join(', ')}; the first ${second} at byte ${byte}`,
+    { byteOffset: byte })
+}
+
+function* mapped<T, U>(items: Iterable<T>, f: (item: T) => U): Iterable<U> {
+  for (const item of items) yield f(item)
 }
 
 /** Frames whose bytes straddle a read boundary. */

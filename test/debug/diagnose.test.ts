@@ -279,16 +279,31 @@ describe('diagnose: the body and its reads', () => {
     ])
   })
 
-  it('line endings counted as the body arrived (the panel store\'s) are taken as counted: the body is not scanned again for them', () => {
+  it('line endings kept as the body arrived (the panel store\'s): a body of one kind is not read again; a mixed one is counted over its reads', () => {
+    const crlf = (s: string) => s.replace(/\n/g, '\r\n')
+    const body = crlf(role + hel) + lo + crlf(stop + done)
     const m = createMerger({ url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' })
-    m.push(clean)
+    m.push(body)
     m.end()
-    const counted = new LineEndings()
-    counted.add('data: {}\r\n\r\n')
-    counted.add(encoder.encode('data: {}\n\n'))
-    expect(diagnoseMerger(m, [{ data: clean, t: null }]).filter((d) => d.code === 'mixed-line-endings')).toEqual([])
-    expect(diagnoseMerger(m, [{ data: clean, t: null }], { lineEndings: counted }).find((d) => d.code === 'mixed-line-endings')?.message)
-      .toBe('line endings of 2 kinds: 2 CRLF, 2 LF; the first LF at byte 20')
+    const chunks = [{ data: body, t: null }]
+    const oneKind = new LineEndings()
+    oneKind.add(clean)
+    expect(diagnoseMerger(m, chunks, { lineEndings: oneKind }).filter((d) => d.code === 'mixed-line-endings')).toEqual([])
+    const seen = new LineEndings()
+    for (const piece of [crlf(role + hel).slice(0, -1), crlf(role + hel).slice(-1), lo, encoder.encode(crlf(stop + done))]) seen.add(piece)
+    const byte = crlf(role + hel).length + lo.length - 2
+    expect(seen.first).toEqual({ CRLF: role.length - 2, LF: byte, CR: -1 })
+    expect(seen.kinds()).toEqual(['CRLF', 'LF'])
+    expect(diagnoseMerger(m, chunks, { lineEndings: seen }).find((d) => d.code === 'mixed-line-endings')?.message)
+      .toBe(`line endings of 2 kinds: 8 CRLF, 2 LF; the first LF at byte ${byte}`)
+  })
+
+  it('a CR that ends the body is a line ending of its own (CR), kept as the body arrived', () => {
+    const seen = new LineEndings()
+    seen.add('data: {}\n\n')
+    seen.add(encoder.encode('data: {}\r'))
+    expect(seen.kinds()).toEqual(['LF', 'CR'])
+    expect(seen.first).toEqual({ LF: 8, CRLF: -1, CR: -1 })
   })
 
   it('utf8-split-across-reads: the frame holding a character cut between two reads', () => {
