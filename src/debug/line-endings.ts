@@ -28,7 +28,8 @@ export class LineEndings {
     let i = 0
     if (this.pendingCr >= 0 && length > 0) {
       const lf = text ? data.charCodeAt(0) === 0x0a : data[0] === 0x0a
-      this.seen(lf ? 'CRLF' : 'CR', this.pendingCr)
+      const at = this.pendingCr
+      this.seen(lf ? 'CRLF' : 'CR', () => at)
       if (lf) i = 1
       this.pendingCr = -1
     }
@@ -36,7 +37,7 @@ export class LineEndings {
     if (cr < 0) {
       if (this.first.LF < 0) {
         const lf = indexOf(data, 0x0a, i)
-        if (lf >= 0) this.seen('LF', byteOf(lf))
+        if (lf >= 0) this.seen('LF', () => byteOf(lf))
       }
       return
     }
@@ -44,16 +45,18 @@ export class LineEndings {
     while (cr >= 0 || lf >= 0) {
       if (this.first.LF >= 0 && this.first.CRLF >= 0 && this.first.CR >= 0) return
       if (lf >= 0 && (cr < 0 || lf < cr)) {
-        this.seen('LF', byteOf(lf))
+        const at = lf
+        this.seen('LF', () => byteOf(at))
         // past the bare LFs before the next CR: they add nothing once one was seen
         lf = cr < 0 ? -1 : indexOf(data, 0x0a, cr)
         continue
       }
       if (cr === length - 1) { this.pendingCr = byteOf(cr); return }
+      const at = cr
       if (lf === cr + 1) {
-        this.seen('CRLF', byteOf(cr))
+        this.seen('CRLF', () => byteOf(at))
         lf = indexOf(data, 0x0a, lf + 1)
-      } else this.seen('CR', byteOf(cr))
+      } else this.seen('CR', () => byteOf(at))
       cr = indexOf(data, 0x0d, cr + 1)
     }
   }
@@ -65,8 +68,9 @@ export class LineEndings {
     return (Object.keys(first) as Ending[]).filter((k) => first[k] >= 0).sort((a, b) => first[a] - first[b])
   }
 
-  private seen(kind: Ending, byte: number): void {
-    if (this.first[kind] < 0) this.first[kind] = byte
+  /** `byte` is asked for only at a kind's first occurrence: in text it costs the UTF-8 length of all before. */
+  private seen(kind: Ending, byte: () => number): void {
+    if (this.first[kind] < 0) this.first[kind] = byte()
   }
 }
 
@@ -74,7 +78,7 @@ export class LineEndings {
 export function countLineEndings(reads: Iterable<string | Uint8Array>): { counts: Record<Ending, number>; first: Record<Ending, number> } {
   const counts: Record<Ending, number> = { LF: 0, CRLF: 0, CR: 0 }
   const first: Record<Ending, number> = { LF: -1, CRLF: -1, CR: -1 }
-  const seen = (kind: Ending, byte: number) => { if (counts[kind]++ === 0) first[kind] = byte }
+  const seen = (kind: Ending, byte: () => number) => { if (counts[kind]++ === 0) first[kind] = byte() }
   let base = 0
   let pendingCr = -1
   for (const data of reads) {
@@ -85,7 +89,8 @@ export function countLineEndings(reads: Iterable<string | Uint8Array>): { counts
     let i = 0
     if (pendingCr >= 0 && length > 0) {
       const lf = text ? data.charCodeAt(0) === 0x0a : data[0] === 0x0a
-      seen(lf ? 'CRLF' : 'CR', pendingCr)
+      const at = pendingCr
+      seen(lf ? 'CRLF' : 'CR', () => at)
       if (lf) i = 1
       pendingCr = -1
     }
@@ -93,20 +98,22 @@ export function countLineEndings(reads: Iterable<string | Uint8Array>): { counts
     let lf = indexOf(data, 0x0a, i)
     while (cr >= 0 || lf >= 0) {
       if (lf >= 0 && (cr < 0 || lf < cr)) {
-        seen('LF', byteOf(lf))
+        const at = lf
+        seen('LF', () => byteOf(at))
         lf = indexOf(data, 0x0a, lf + 1)
         continue
       }
       if (cr === length - 1) { pendingCr = byteOf(cr); break }
+      const at = cr
       if (lf === cr + 1) {
-        seen('CRLF', byteOf(cr))
+        seen('CRLF', () => byteOf(at))
         lf = indexOf(data, 0x0a, lf + 1)
-      } else seen('CR', byteOf(cr))
+      } else seen('CR', () => byteOf(at))
       cr = indexOf(data, 0x0d, cr + 1)
     }
     base += text ? utf8Length(data) : data.byteLength
   }
-  if (pendingCr >= 0) seen('CR', pendingCr)
+  if (pendingCr >= 0) seen('CR', () => pendingCr)
   return { counts, first }
 }
 
