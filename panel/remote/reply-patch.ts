@@ -18,9 +18,11 @@ export interface ChoicePatch {
    * The tool calls: `length` of them, each as it was but the ones `set` at their positions. A
    * stream adds calls and grows a few: with calls reusing indexes (sorted by index, then
    * arrival) the ones that grow are spread through the list, and sending all after the first
-   * changed one cloned 9,000 of 12,000 calls on every update.
+   * changed one cloned 9,000 of 12,000 calls on every update. A new call sorted in before
+   * others moves them: `from` then gives, for each position, where the call there was before
+   * (-1: it is in `set`), so a moved call is not sent again; null when none moved.
    */
-  toolCalls: { length: number; set: Array<[number, ReplyChoice['toolCalls'][number]]> }
+  toolCalls: { length: number; set: Array<[number, ReplyChoice['toolCalls'][number]]>; from: Int32Array | null }
   finishReason: string | null
 }
 
@@ -57,11 +59,33 @@ function sameToolCall(x: ToolCall, y: ToolCall): boolean {
     x.argumentsError === y.argumentsError && (x.parsedArguments === null) === (y.parsedArguments === null))
 }
 
-/** The calls that differ from the ones at the same positions before, and the new ones (12,000 calls: the few that grew). */
+/**
+ * The calls that differ from the ones at the same positions before, and the new ones (12,000
+ * calls: the few that grew); when calls moved, each one found before (the merger hands an
+ * unchanged call over as the same object) by where it was.
+ */
 function toolCallsPatch(prev: readonly ToolCall[], next: readonly ToolCall[]): ChoicePatch['toolCalls'] {
   const set: ChoicePatch['toolCalls']['set'] = []
-  for (let i = 0; i < next.length; i++) if (i >= prev.length || !sameToolCall(prev[i]!, next[i]!)) set.push([i, next[i]!])
-  return { length: next.length, set }
+  let moved = false
+  for (let i = 0; i < next.length; i++) {
+    if (i < prev.length && sameToolCall(prev[i]!, next[i]!)) continue
+    if (!moved && prev.length > 0 && i < next.length - 1) moved = true
+    set.push([i, next[i]!])
+  }
+  // a call changed before the end: some may only have moved (one new call sorted in before them)
+  if (!moved) return { length: next.length, set, from: null }
+  const was = new Map<ToolCall, number>()
+  prev.forEach((call, at) => was.set(call, at))
+  const from = new Int32Array(next.length)
+  const changed: ChoicePatch['toolCalls']['set'] = []
+  let anyMoved = false
+  for (let i = 0; i < next.length; i++) {
+    const at = was.get(next[i]!)
+    if (at !== undefined) { from[i] = at; anyMoved ||= at !== i }
+    else if (i < prev.length && sameToolCall(prev[i]!, next[i]!)) from[i] = i
+    else { from[i] = -1; changed.push([i, next[i]!]) }
+  }
+  return anyMoved ? { length: next.length, set: changed, from } : { length: next.length, set, from: null }
 }
 
 /** What changed from `prev` (the reply last sent; null: none) to `next`. */
@@ -98,7 +122,8 @@ export function applyPatch(prev: Reply | null, patch: ReplyPatch): Reply {
 }
 
 function toolCallsOf(before: readonly ToolCall[], patch: ChoicePatch['toolCalls']): ToolCall[] {
-  const calls = before.slice(0, patch.length)
+  const from = patch.from
+  const calls = from === null ? before.slice(0, patch.length) : Array.from(from, (at) => before[at]!)
   for (const [at, call] of patch.set) calls[at] = call
   return calls
 }

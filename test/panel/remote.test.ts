@@ -96,18 +96,35 @@ describe('reply patches', () => {
     const grown = { ...second, arguments: '{"b":2}', parsedArguments: { b: 2 } }
     const third = { ...call, index: 2, id: 'call_3' }
     const before = withCalls([call, second, third])
-    const cases: Array<[typeof call[], { length: number; set: Array<[number, typeof call]> }]> = [
-      [[{ ...call, parsedArguments: { a: 1 } }, { ...second }, third], { length: 3, set: [] }],
-      [[call, grown, third], { length: 3, set: [[1, grown]] }],
-      [[call, second, third, { ...call, index: 3 }], { length: 4, set: [[3, { ...call, index: 3 }]] }],
-      [[grown], { length: 1, set: [[0, grown]] }],
-      [[call, second], { length: 2, set: [] }],
+    const cases: Array<[typeof call[], { length: number; set: Array<[number, typeof call]>; from: null }]> = [
+      [[{ ...call, parsedArguments: { a: 1 } }, { ...second }, third], { length: 3, set: [], from: null }],
+      [[call, grown, third], { length: 3, set: [[1, grown]], from: null }],
+      [[call, second, third, { ...call, index: 3 }], { length: 4, set: [[3, { ...call, index: 3 }]], from: null }],
+      [[grown], { length: 1, set: [[0, grown]], from: null }],
+      [[call, second], { length: 2, set: [], from: null }],
     ]
     for (const [calls, expected] of cases) {
       const patch = diffReply(before, withCalls(calls))
       expect(patch.choices[0]!.toolCalls).toEqual(expected)
       expect(applyPatch(before, patch)).toEqual(withCalls(calls))
     }
+  })
+
+  it('sends the calls a new one moved (sorted in before them: an index used again) by where they were, not again', () => {
+    const call = (index: number, id: string, args: string): Reply['choices'][number]['toolCalls'][number] => ({ index, id, type: 'function', name: 'get', arguments: args, parsedArguments: null, argumentsError: 'partial' })
+    const withCalls = (calls: Array<ReturnType<typeof call>>): Reply => ({ ...reply('x'), choices: [{ ...reply('x').choices[0]!, toolCalls: calls }] })
+    const [a0, b1, c0, d1] = [call(0, 'a', '{'), call(1, 'b', '{'), call(0, 'c', '{'), call(1, 'd', '{')]
+    const before = withCalls([a0, b1])
+    // c (index 0 again) sorts before b; b is the same object, moved
+    const next = withCalls([a0, c0, b1])
+    const patch = diffReply(before, next)
+    expect(patch.choices[0]!.toolCalls).toEqual({ length: 3, set: [[1, c0]], from: Int32Array.from([0, -1, 1]) })
+    expect(applyPatch(before, patch)).toEqual(next)
+    // d (index 1 again) at the end, b grown in place: nothing moved
+    const grown = { ...b1, arguments: '{}' }
+    const after = withCalls([a0, c0, grown, d1])
+    expect(diffReply(next, after).choices[0]!.toolCalls).toEqual({ length: 4, set: [[2, grown], [3, d1]], from: null })
+    expect(applyPatch(next, diffReply(next, after))).toEqual(after)
   })
 
   it('sends only the errors after the ones sent, when they are the same objects; all of them otherwise', () => {
