@@ -18,16 +18,15 @@ import type {
 
 class ChoiceState {
   role: string | null = null
-  readonly channels: Record<Channel, TextBuffer> = {
-    content: new TextBuffer(), reasoning: new TextBuffer(), refusal: new TextBuffer(),
-  }
+  readonly channels: Record<Channel, TextBuffer>
   /** Each channel's provenance target, once it has one (-1 before). */
   readonly targets: Record<Channel, number> = { content: -1, reasoning: -1, refusal: -1 }
   readonly calls: ToolCallTable<ToolState>
   finishReason: string | null = null
   /** content-after-finish was reported for this choice (once is enough). */
   afterFinishReported = false
-  constructor(readonly index: number, calls: ToolCallTable<ToolState>) {
+  constructor(readonly index: number, calls: ToolCallTable<ToolState>, unsettled: TextBuffer[]) {
+    this.channels = { content: new TextBuffer(unsettled), reasoning: new TextBuffer(unsettled), refusal: new TextBuffer(unsettled) }
     this.calls = calls
   }
 }
@@ -55,6 +54,8 @@ export class Accumulator {
   private readonly targets: Target[] = []
   /** Null when nobody will ask (merge() returns only the Reply). */
   private readonly provenance: ProvenanceLog | null
+  /** The text buffers appended to since the last settle() (TextBuffer.settle). */
+  private readonly unsettled: TextBuffer[] = []
 
   private arrivals = 0
   readonly streamErrors: StreamError[] = []
@@ -207,7 +208,7 @@ export class Accumulator {
     let c = this.choices.get(index)
     if (!c) {
       const calls = new ToolCallTable<ToolState>(index, (at) => this.newCall(index, at), (code, message) => this.report(this.frame, code, 'warning', message))
-      c = new ChoiceState(index, calls)
+      c = new ChoiceState(index, calls, this.unsettled)
       this.choices.set(index, c)
     }
     return c
@@ -255,7 +256,7 @@ export class Accumulator {
   private newCall(choice: number, index: number): ToolState {
     const call: ToolState = {
       index, arrival: this.arrivals++, id: null, type: null, name: null, hasArguments: false, keyless: false,
-      args: new TextBuffer(), argumentsIfEmpty: null, target: -1, shown: null,
+      args: new TextBuffer(this.unsettled), argumentsIfEmpty: null, target: -1, shown: null,
     }
     call.target = this.targets.push({ choice, channel: 'arguments', tool: call }) - 1
     return call
@@ -346,6 +347,12 @@ export class Accumulator {
       toolCalls: sortedCalls(c.calls.calls).map(replyToolCall),
       finishReason: c.finishReason,
     }
+  }
+
+  /** Settles every text appended to since the last call: the merger calls it after each batch it merged. */
+  settle(): void {
+    for (const b of this.unsettled) b.settle()
+    this.unsettled.length = 0
   }
 
   provenanceRecords(): Provenance[] {

@@ -124,6 +124,7 @@ class StreamMerger implements Merger {
       this.flush()
       this.store.releaseRead()
       this.decoder.string(chunk)
+      this.router.accumulator.settle()
       this.processed = this.store.body.length
       return
     }
@@ -155,6 +156,7 @@ class StreamMerger implements Merger {
     this.processed = body.length
     this.decoder.bytes(bytes)
     this.framer.clearPieces()
+    this.router.accumulator.settle()
   }
 
   private onEntry(e: RawEntry): void {

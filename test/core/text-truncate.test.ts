@@ -9,6 +9,7 @@ import { ProvenanceLog } from '../../src/core/provenance-log.js'
 import { createProviderRegistry } from '../../src/core/registry.js'
 import { TextBuffer } from '../../src/core/text-buffer.js'
 import { SYMPTOMS, type Delta, type ProviderAdapter } from '../../src/index.js'
+import { createMerger as mergerOf } from '../../src/library.js'
 
 function buffer(...parts: string[]): TextBuffer {
   const b = new TextBuffer()
@@ -209,5 +210,37 @@ describe('the merger with truncates', () => {
       { frame: 0, choice: 0, channel: 'content', toolCall: null, start: 0, end: 5 },
       { frame: 3, choice: 0, channel: 'content', toolCall: null, start: 5, end: 6 },
     ])
+  })
+})
+
+describe('TextBuffer.settle', () => {
+  it('registers a buffer once per batch in its owner\'s list, and settling keeps the text exactly, appends after it included', () => {
+    const unsettled: TextBuffer[] = []
+    const b = new TextBuffer(unsettled)
+    b.append('The weather in Paris ')
+    b.append('is mild')
+    expect(unsettled).toEqual([b])
+    b.settle()
+    unsettled.length = 0
+    b.append(' today, with light rain')
+    expect(unsettled).toEqual([b])
+    b.settle()
+    b.settle()
+    expect([b.toString(), b.length, b.equals('The weather in Paris is mild today, with light rain'), b.startsWith('The weather in Paris is'), b.head(11)])
+      .toEqual(['The weather in Paris is mild today, with light rain', 51, true, true, 'The weather'])
+    b.truncate(20)
+    expect(b.toString()).toBe('The weather in Paris')
+  })
+
+  it('a merger settles after every batch: the reply is the same however the body is cut', () => {
+    const body = ['data: {"choices":[{"index":0,"delta":{"content":"Hello there, how are you"}}]}\n\n',
+      'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"f","arguments":"{\\"city\\": \\"Paris, France\\""}}]}}]}\n\n',
+      'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"}"}}]}}]}\n\n', 'data: [DONE]\n\n'].join('')
+    const whole = mergerOf()
+    whole.push(body)
+    const cut = mergerOf()
+    for (let i = 0; i < body.length; i += 7) cut.push(new TextEncoder().encode(body.slice(i, i + 7)))
+    expect(cut.end()).toEqual(whole.end())
+    expect(whole.snapshot().choices[0]!.toolCalls[0]!.parsedArguments).toEqual({ city: 'Paris, France' })
   })
 })
