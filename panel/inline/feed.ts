@@ -81,9 +81,12 @@ export function feedStreams(
         continue
       }
       for (const chunk of s.chunks) {
+        let first = true
         for (const piece of slices(chunk.data)) {
           if (cancelled) return
-          emit({ type: 'chunk', id: s.request.id, data: piece, t: chunk.t })
+          // the pieces after the first are the rest of the same read (the debugger's rules on reads count one)
+          emit({ type: 'chunk', id: s.request.id, data: piece, t: chunk.t, ...(first ? {} : { continues: true }) })
+          first = false
           done += sizeOf(piece)
           await pace()
         }

@@ -60,7 +60,7 @@ export async function readBody(recorder: Recorder, id: string, body: BodySource)
       // pieces of up to a megabyte or more: merged here, as views small enough to be merged
       // where they arrive (LARGE_CHUNK), between which this loop yields; handed to the merger
       // as they are (nobody else holds them): the body is the file's pieces, not a copy
-      for (const bytes of slices(piece.value, LARGE_CHUNK)) recorder.chunk(id, bytes, null, true)
+      for (const bytes of slices(piece.value, LARGE_CHUNK)) recorder.chunk(id, bytes, null, { owned: true })
       // over the size kept per request, or the memory budget: the rest would not be kept
       if (model.truncated) { stop(); break }
       while (!gone() && model.backlog.total - model.backlog.done > READ_AHEAD) await new Promise((r) => setTimeout(r, WAIT_MS))

@@ -44,7 +44,7 @@ export function applyEvent(store: LocalPanelStore, event: PanelEvent): void {
       return
     }
     case 'chunk':
-      recorder.chunk(event.id, event.data, event.t)
+      recorder.chunk(event.id, event.data, event.t, { continues: event.continues === true })
       return
     case 'body':
       void readBody(recorder, event.id, event.body)

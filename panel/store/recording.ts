@@ -60,12 +60,14 @@ export class Recorder {
 
   /**
    * The next piece of a body; ignored once the request ended. `owned`: bytes handed over (a
-   * file's pieces as the store reads them), kept by the merger without a copy.
+   * file's pieces as the store reads them), kept by the merger without a copy. `continues`:
+   * the rest of the read before it (a paste cut in slices), kept as part of that read.
    */
-  chunk(id: string, data: Uint8Array | string, t: number | null, owned = false): void {
+  chunk(id: string, data: Uint8Array | string, t: number | null, how: { owned?: boolean; continues?: boolean } = {}): void {
     const m = this.models.get(id)
     if (!m || m.state !== 'live' || m.closing) return
-    if (this.keep(m, data, t)) {
+    const owned = how.owned === true
+    if (this.keep(m, data, t, how.continues === true)) {
       // a large chunk (a whole body from the HAR path) is merged in slices, and what follows waits for it
       if (m.backlog.ops.length === 0 && sizeOf(data) <= LARGE_CHUNK) m.push(data, t, owned)
       else this.backlogs.enqueue(m, { data, t, at: 0 })
@@ -198,8 +200,11 @@ export class Recorder {
     return m.merger.body(0, Math.min(maxBytes, m.merger.byteLength))
   }
 
-  /** Notes a chunk (the merger keeps its bytes, for exports and merging again); false when it went over the cap or the budget. */
-  private keep(m: RequestModel, data: Uint8Array | string, t: number | null): boolean {
+  /**
+   * Notes a chunk (the merger keeps its bytes, for exports and merging again); false when it
+   * went over the cap or the budget. A chunk that `continues` the last read ends it later.
+   */
+  private keep(m: RequestModel, data: Uint8Array | string, t: number | null, continues: boolean): boolean {
     if (m.truncated) return false
     const size = typeof data === 'string' ? utf8Length(data) : data.byteLength
     if (m.bytes + size > this.maxBytes) {
@@ -216,6 +221,10 @@ export class Recorder {
     }
     m.bytes += size
     m.lineEndings.add(data)
+    if (continues && m.reads.ends.length > 0) {
+      m.reads.ends[m.reads.ends.length - 1] = m.bytes
+      return true
+    }
     m.reads.ends.push(m.bytes)
     m.reads.ts.push(t)
     if (t !== null) m.lastT = t

@@ -37,8 +37,12 @@ export interface CapturedRequest {
 export type CaptureEvent =
   /** A streaming response began (live), or a finished one was found (HAR, import). */
   | { type: 'request'; request: CapturedRequest }
-  /** The next piece of a request's body, in arrival order. */
-  | { type: 'chunk'; id: string; data: Uint8Array | string; t: number | null }
+  /**
+   * The next piece of a request's body, in arrival order. `continues`: this piece is the rest
+   * of the read before it, cut only to cross to the store in pieces (a large paste), so the
+   * debugger's rules on reads see one read where the client saw one.
+   */
+  | { type: 'chunk'; id: string; data: Uint8Array | string; t: number | null; continues?: boolean }
   /** The body is complete. */
   | { type: 'finished'; id: string; t: number | null; status?: number }
   /** The page (or the user) cancelled the stream before it finished. */

@@ -87,6 +87,36 @@ describe('standalone page inputs', () => {
     expect(progress[progress.length - 1]).toBe(big.length)
   })
 
+  it('keeps a paste cut in slices as the one read it was: exported as one chunk, no frame said split across reads', async () => {
+    const big = SSE.repeat(20_000)
+    const store = createPanelStore(null, { schedule: (f) => { setTimeout(f, 0) } })
+    const continues: boolean[] = []
+    await feedStreams((e) => { if (e.type === 'chunk') continues.push(e.continues === true); store.apply(e) }, readSource({ text: big }, null).streams).finished
+    for (let i = 0; i < 400 && store.requests.value[0]?.state === 'live'; i++) await new Promise((r) => setTimeout(r, 5))
+    const id = store.requests.value[0]!.id
+    store.select(id)
+    const slices = Math.ceil(big.length / SLICE_SIZE)
+    expect(continues).toEqual([false, ...Array(slices - 1).fill(true)])
+    const source = store.recordings.get(id)!
+    expect(source.chunks.length).toBe(1)
+    const data = source.chunks[0]!.data
+    expect(typeof data === 'string' ? data : new TextDecoder().decode(data)).toBe(big)
+    expect(store.selection.value!.diagnostics.map((d) => d.code).filter((c) => c.endsWith('-split-across-reads'))).toEqual([])
+  })
+
+  it('still says a frame was split across reads when the pieces were separate reads', async () => {
+    const store = createPanelStore(null, { schedule: (f) => { setTimeout(f, 0) } })
+    const [stream] = readSource({ text: SSE }, null).streams
+    store.apply({ type: 'request', request: stream!.request })
+    store.apply({ type: 'chunk', id: stream!.request.id, data: SSE.slice(0, 30), t: null })
+    store.apply({ type: 'chunk', id: stream!.request.id, data: SSE.slice(30), t: null })
+    store.apply({ type: 'finished', id: stream!.request.id, t: null })
+    for (let i = 0; i < 400 && store.requests.value[0]?.state === 'live'; i++) await new Promise((r) => setTimeout(r, 5))
+    store.select(stream!.request.id)
+    expect(store.recordings.get(stream!.request.id)!.chunks.length).toBe(2)
+    expect(store.selection.value!.diagnostics.filter((d) => d.code === 'frame-split-across-reads').map((d) => d.frame)).toEqual([0])
+  })
+
   it('feeds pieces that never split a surrogate pair (the one slicer, src/exchange/slices.ts)', async () => {
     const text = 'x'.repeat(SLICE_SIZE - 1) + '🌍y'
     const pieces: number[] = []
