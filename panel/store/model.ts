@@ -279,12 +279,13 @@ export function mergeOptions(request: CapturedRequest, forced: ForcedOptions): M
 export const NO_STORE_NO_BODY = 'the server sent Cache-Control: no-store; Chrome kept no body: turn on Live and reload'
 
 /**
- * Why DevTools handed over no body for a request captured when it finished, as the hub said
- * (`bodyWithheld`); for a capture without it, a no-store response is the likely reason.
+ * Why a capture came without its body, as the hub said (`bodyWithheld`: DevTools handed over
+ * none, or it went to a panel opened earlier); for a finished capture without it, a no-store
+ * response is the likely reason.
  */
 function withheld(request: CapturedRequest): string | null {
-  if (request.source !== 'har') return null
   if (request.bodyWithheld !== undefined) return request.bodyWithheld
+  if (request.source !== 'har') return null
   const noStore = request.responseHeaders.some((h) => h.name.toLowerCase() === 'cache-control' && /(^|[\s,])no-store($|[\s,;=])/i.test(h.value))
   return noStore ? NO_STORE_NO_BODY : null
 }

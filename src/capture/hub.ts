@@ -13,6 +13,7 @@ import { headerValue } from '../exchange/shared.js'
 import { listedReason, sniffBody } from '../exchange/sniff.js'
 import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js'
 import { LiveLedger } from './dedupe.js'
+import { ReplayBuffer } from './replay-buffer.js'
 import {
   LIVE_PORT_NAME,
   controlChannelName,
@@ -33,7 +34,7 @@ import {
   type RawContent,
 } from './normalise.js'
 
-/** Bytes of body kept for replay before the oldest requests are dropped. */
+/** Bytes of body kept for replay (until the panel's store takes them) before the oldest requests are dropped. */
 const KEEP_BYTES = 64 * 1024 * 1024
 /** With live mode on, how long a finished HAR entry waits for the live messages to arrive. */
 const LIVE_SETTLE_MS = 400
@@ -56,43 +57,28 @@ export function startHub(): void {
   const control = new BroadcastChannel(controlChannelName(tabId))
   const toPanel = sender<'hub→panel'>(control)
 
-  // ---- events kept for replay ------------------------------------------------------------
-  let kept: NumberedEvent[] = []
-  let keptBytes = 0
+  // ---- events kept for replay (replay-buffer.ts) ------------------------------------------------------------
+  const kept = new ReplayBuffer(KEEP_BYTES)
   let counter = 0
   let droppedNoteSent = false
 
   const emit = (event: CaptureEvent): void => {
     const numbered: NumberedEvent = { n: ++counter, event }
-    kept.push(numbered)
-    if (event.type === 'chunk') keptBytes += typeof event.data === 'string' ? event.data.length * 2 : event.data.byteLength
-    if (keptBytes > KEEP_BYTES) trim()
+    const dropped = kept.add(numbered)
     toStore({ type: 'event', n: numbered.n, event })
-  }
-
-  const trim = (): void => {
-    // Drop whole requests, oldest first, until under budget; say so once.
-    const dropped = new Set<string>()
-    let bytes = keptBytes
-    for (const { event } of kept) {
-      if (bytes <= KEEP_BYTES / 2) break
-      if (event.type === 'request') dropped.add(event.request.id)
-      if (event.type === 'chunk' && dropped.has(event.id)) {
-        bytes -= typeof event.data === 'string' ? event.data.length * 2 : event.data.byteLength
-      }
-    }
-    kept = kept.filter(({ event }) => !('id' in event && dropped.has(event.id)) && !(event.type === 'request' && dropped.has(event.request.id)))
-    keptBytes = bytes
-    if (!droppedNoteSent) {
+    if (dropped && !droppedNoteSent) {
       droppedNoteSent = true
-      emit({ type: 'note', level: 'warning', message: `Deltascope keeps ${KEEP_BYTES >> 20} MB of captured bodies for the panel; older requests were dropped from that buffer (the panel may still show them).` })
+      emit({ type: 'note', level: 'warning', message: `Deltascope keeps ${KEEP_BYTES >> 20} MB of captured bodies until its panel is opened; older requests were dropped from that buffer.` })
     }
   }
 
   // ---- the store (replay) and the panel (the Live toggle) ------------------------------------
   const liveCalls: Array<{ panelId: string; call: number }> = []
   events.onmessage = (ev: MessageEvent<StoreToHub>) => {
-    if (ev.data.type === 'hello') toStore({ type: 'replay', storeId: ev.data.storeId, events: kept.slice() })
+    if (ev.data.type !== 'hello') return
+    // the replay is cloned as it is posted: from then on the store's merger holds the bodies
+    toStore({ type: 'replay', storeId: ev.data.storeId, events: kept.replay() })
+    kept.handOver()
   }
   control.onmessage = (ev: MessageEvent<PanelToHub>) => {
     const msg = ev.data

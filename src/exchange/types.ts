@@ -28,7 +28,8 @@ export interface CapturedRequest {
   listedBecause?: string
   /**
    * Why the capture has no body although the response may have had one, in words (the
-   * DevTools network API handed none over: a no-store response, a body larger than Chrome keeps).
+   * DevTools network API handed none over: a no-store response, a body larger than Chrome
+   * keeps; or the body went to a panel opened earlier, src/capture/replay-buffer.ts).
    */
   bodyWithheld?: string
 }
