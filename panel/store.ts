@@ -275,6 +275,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'red
         return held && { ...held, frames: async () => held.frames() }
       },
       head: async (id, maxBytes) => recorder.head(id, maxBytes),
+      tail: async (id, frames, maxBytes) => recorder.tail(id, frames, maxBytes),
     },
     redaction: createRedactionSettings(shell?.redactionStore),
     rules: createStreamRules(shell?.rulesStore),

@@ -10,7 +10,7 @@ import type { Rules } from '../../src/library.js'
 import { usePanel } from '../context.js'
 import { formatBytes } from '../format.js'
 import { useAnchoredPopover, usePopoverToggle } from './popover.js'
-import { defaultPattern, PREVIEW_BYTES, previewRules, suggestFor, type Preview, type RulesSource } from '../store/rules.js'
+import { defaultPattern, PREVIEW_BYTES, previewRules, SUGGEST_LAST_FRAMES, SUGGEST_TAIL_BYTES, suggestFor, type Preview, type RulesSource } from '../store/rules.js'
 
 /** The button, beside the provider: shown for a stream read as generic or with rules. */
 export function RulesButton() {
@@ -43,21 +43,27 @@ interface EditorProps { id: string; anchor: HTMLElement | null; onClose: (restor
 
 /**
  * Reads the head of the request's body once when the editor opens (PREVIEW_BYTES, from where
- * the store keeps it): the suggestion and each keystroke's preview read no more, so a 64 MB
- * body is neither copied to this thread nor merged again here.
+ * the store keeps it), and of a longer body its last frames: the suggestion and each
+ * keystroke's preview read no more, so a 64 MB body is neither copied to this thread nor
+ * merged again here.
  */
 function RulesEditor(props: EditorProps) {
   const { store } = usePanel()
-  const [head, setHead] = useState<{ id: string; source: RulesSource & { cut: Cut } } | null>(null)
+  const [head, setHead] = useState<{ id: string; source: EditorSource } | null>(null)
   useEffect(() => {
     let current = true
     const view = store.selection.peek()
     if (!view || view.id !== props.id) return
     const { request, row } = view
-    void store.recordings.head(props.id, PREVIEW_BYTES).then((bytes) => {
+    // past the head, the end of the body too (none of it in the head): the suggestion reads its last frames there
+    const after = row.bytes - PREVIEW_BYTES
+    void Promise.all([
+      store.recordings.head(props.id, PREVIEW_BYTES),
+      after > 0 ? store.recordings.tail(props.id, SUGGEST_LAST_FRAMES, Math.min(SUGGEST_TAIL_BYTES, after)) : null,
+    ]).then(([bytes, tail]) => {
       if (!current || !bytes) return
       const cut: Cut = row.state === 'live' ? 'live' : row.bytes > bytes.byteLength ? 'head' : null
-      setHead({ id: props.id, source: { request, forced: row.forced, chunks: [{ data: bytes, t: null }], cut } })
+      setHead({ id: props.id, source: { request, forced: row.forced, chunks: [{ data: bytes, t: null }], cut, tail: tail !== null && tail.byteLength > 0 ? tail : null } })
     })
     return () => { current = false }
   }, [props.id])
@@ -68,9 +74,12 @@ function RulesEditor(props: EditorProps) {
 /** What the preview did not read: the rest of a body past PREVIEW_BYTES, or what had not arrived yet. */
 type Cut = 'head' | 'live' | null
 
-function RulesForm({ id, anchor, onClose, source }: EditorProps & { source: RulesSource & { cut: Cut } }) {
+/** The head of the body the editor reads, and the end of a longer one (its last frames, for the suggestion). */
+type EditorSource = RulesSource & { cut: Cut; tail: Uint8Array | null }
+
+function RulesForm({ id, anchor, onClose, source }: EditorProps & { source: EditorSource }) {
   const { store, ui } = usePanel()
-  const suggestion = useMemo(() => suggestFor(source), [id])
+  const suggestion = useMemo(() => suggestFor(source, source.tail), [id])
   const current = source.forced?.rules ?? suggestion.rules ?? null
   const [text, setText] = useState(() => format(current ?? { version: 1, mode: 'append', text: '' }))
   const [pattern, setPattern] = useState(() => defaultPattern(source.request.url))

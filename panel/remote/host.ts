@@ -210,10 +210,12 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
         return { value: seq !== null, transfer: [] }
       }
       case 'frames': return { value: store.recordings.get(q.id)?.frames() ?? null, transfer: [] }
-      case 'head': {
-        const head = store.parts.recorder.head(q.id, q.maxBytes)
+      case 'head':
+      case 'tail': {
+        const { recorder } = store.parts
+        const bytes = q.what === 'head' ? recorder.head(q.id, q.maxBytes) : recorder.tail(q.id, q.frames, q.maxBytes)
         // a copy of its own: a view would clone the merger's whole block
-        const copy = head && head.slice()
+        const copy = bytes && bytes.slice()
         return { value: copy, transfer: copy ? [copy.buffer] : [] }
       }
       case 'load': {

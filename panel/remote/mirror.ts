@@ -284,6 +284,7 @@ export function createStoreMirror(
         return data && sourceOf(id, data)
       },
       head: (id, maxBytes) => ask<Uint8Array | null>({ what: 'head', id, maxBytes }),
+      tail: (id, frames, maxBytes) => ask<Uint8Array | null>({ what: 'tail', id, frames, maxBytes }),
     },
     redaction: createRedactionSettings(shell?.redactionStore),
     rules: createStreamRules(shell?.rulesStore),

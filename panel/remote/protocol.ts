@@ -46,6 +46,7 @@ export type Question =
   | { what: 'load'; id: string }
   | { what: 'frames'; id: string }
   | { what: 'head'; id: string; maxBytes: number }
+  | { what: 'tail'; id: string; frames: number; maxBytes: number }
 
 export type ToStore =
   | { type: 'event'; event: PanelEvent }

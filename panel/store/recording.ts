@@ -200,6 +200,22 @@ export class Recorder {
     return m.merger.body(0, Math.min(maxBytes, m.merger.byteLength))
   }
 
+  /** The end of a request's body, whole frames (Recordings.tail); what is still queued merged first. */
+  tail(id: string, frames: number, maxBytes: number): Uint8Array | null {
+    const m = this.models.get(id)
+    if (!m) return null
+    this.backlogs.mergeNow(m)
+    const merger = m.merger
+    const end = merger.byteLength
+    let start = end
+    // frame facts only (no text read, nor JSON parsed): the earliest of the last frames that fits
+    for (let seq = Math.max(0, merger.frameCount - frames); seq < merger.frameCount; seq++) {
+      const at = merger.frameInfo(seq).byteStart
+      if (end - at <= maxBytes) { start = at; break }
+    }
+    return merger.body(start, end)
+  }
+
   /**
    * Notes a chunk (the merger keeps its bytes, for exports and merging again); false when it
    * went over the cap or the budget. A chunk that `continues` the last read ends it later.

@@ -6,7 +6,7 @@
 
 import type { ReadonlySignal } from '@preact/signals'
 import type { Recording } from '../../src/exchange/types.js'
-import { checkRules, createMerger, suggestRules, type LibraryMergeOptions, type Reply, type Rules, type RulesSuggestion } from '../../src/library.js'
+import { checkRules, createMerger, suggestRules, type LibraryMergeOptions, type Merger, type Reply, type Rules, type RulesSuggestion } from '../../src/library.js'
 import type { PanelShell } from '../shell.js'
 import { keptSetting } from './kept-setting.js'
 
@@ -103,16 +103,43 @@ export function defaultPattern(url: string): string {
   return (q < 0 ? url : url.slice(0, q)) + '*'
 }
 
-/** Frames looked at for a suggestion. */
+/** Frames looked at for a suggestion (suggestRules reads no more): the first ones, and the last SUGGEST_LAST_FRAMES. */
 const SUGGEST_FRAMES = 2000
+/**
+ * The last frames of a stream a suggestion reads: its finish reason and its end marker are
+ * there, and suggestRules looks for them in the last frames it is given.
+ */
+export const SUGGEST_LAST_FRAMES = 100
+/** The most of a long body's end the editor asks for (Recordings.tail). */
+export const SUGGEST_TAIL_BYTES = 256 * 1024
 
-/** Rules suggested from a recording's frames (read as they were, without rules). */
-export function suggestFor(recording: RulesSource): RulesSuggestion {
+/**
+ * Rules suggested from a recording's frames (read as they were, without rules): its first
+ * frames and its last ones. The last come from `tail` when given (the end of a body longer
+ * than the recording's chunks, Recordings.tail, none of it in them), else from the chunks.
+ */
+export function suggestFor(recording: RulesSource, tail: Uint8Array | null = null): RulesSuggestion {
+  const head = merged(recording, recording.chunks.map((c) => c.data))
+  const count = head.frameCount
+  if (tail !== null) {
+    const end = merged(recording, [tail])
+    const last = dataFrames(end, Math.max(0, end.frameCount - SUGGEST_LAST_FRAMES), end.frameCount)
+    return suggestRules([...dataFrames(head, 0, Math.min(count, SUGGEST_FRAMES - last.length)), ...last])
+  }
+  if (count <= SUGGEST_FRAMES) return suggestRules(dataFrames(head, 0, count))
+  return suggestRules([...dataFrames(head, 0, SUGGEST_FRAMES - SUGGEST_LAST_FRAMES), ...dataFrames(head, count - SUGGEST_LAST_FRAMES, count)])
+}
+
+function merged(recording: RulesSource, parts: Array<string | Uint8Array>): Merger {
   const m = createMerger(optionsOf(recording))
-  for (const c of recording.chunks) m.push(c.data)
+  for (const p of parts) m.push(p)
   m.end()
-  const frames = m.frames(0, Math.min(m.frameCount, SUGGEST_FRAMES)).filter((f) => f.kind === 'data').map((f) => ({ event: f.event, json: f.json }))
-  return suggestRules(frames)
+  return m
+}
+
+/** Frames [from, to) that carry data, as suggestRules reads them. */
+function dataFrames(m: Merger, from: number, to: number): Array<{ event: string | null; json: unknown }> {
+  return m.frames(from, to).filter((f) => f.kind === 'data').map((f) => ({ event: f.event, json: f.json }))
 }
 
 /** The preview reads at most this much of a body: it runs again on each keystroke. */

@@ -224,6 +224,12 @@ export interface Recordings {
   load(id: string): Promise<ExportSource | null>
   /** The first `maxBytes` bytes of a request's body as kept (a body that is not a stream is shown raw); null when unknown. */
   head(id: string, maxBytes: number): Promise<Uint8Array | null>
+  /**
+   * The end of a request's body, whole frames: from the start of the earliest of its last
+   * `frames` frames that lies within its last `maxBytes` bytes (where a finish reason and an
+   * end marker are); null when unknown.
+   */
+  tail(id: string, frames: number, maxBytes: number): Promise<Uint8Array | null>
 }
 
 /** The store's own Recordings, where the merger is at hand: synchronous reads too. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { merge, type Rules } from '../../src/index.js'
 import type { CaptureEvent } from '../../panel/shell.js'
 import { createPanelStore } from '../../panel/store.js'
-import { createStreamRules, defaultPattern, fromStored, previewRules, suggestFor, toStored, urlMatches } from '../../panel/store/rules.js'
+import { createStreamRules, defaultPattern, fromStored, PREVIEW_BYTES, previewRules, SUGGEST_LAST_FRAMES, suggestFor, toStored, urlMatches } from '../../panel/store/rules.js'
 
 const T0 = 1_754_000_000_000
 const URL_ = 'https://chat.example.com/api/stream?conversation=7'
@@ -145,5 +145,54 @@ describe('the store with rules', () => {
     expect(cut).toMatchObject({ ok: true, partial: true })
     expect(cut.ok && cut.reply.choices[0]!.content).toBe('Hel')
     expect(previewRules(source, '{"version":1,"mode":"append"}')).toEqual({ ok: false, errors: ['rules read nothing: give at least one of "text", "reasoning" or "toolCalls"'] })
+  })
+})
+
+describe('suggestions from a long stream', () => {
+  /** `n` text frames, then the end frame with the finish reason: the end is past the first 2,000 frames. */
+  const long = (n: number, pad = '') => {
+    const out: string[] = []
+    for (let i = 0; i < n; i++) out.push(`data: ${JSON.stringify({ kind: 'delta', t: `w${i} ${pad}` })}\n\n`)
+    return out.join('') + 'data: {"kind":"end","finish_reason":"stop"}\n\n'
+  }
+  const WANT: Rules = { version: 1, mode: 'append', text: 't', finishReason: 'finish_reason', done: { path: 'kind', equals: 'end' } }
+  const request = (events('r1')[0] as Extract<CaptureEvent, { type: 'request' }>).request
+  const recording = (body: string) => ({ request, chunks: [{ data: body, t: null }] })
+
+  it('reads the last frames too, where the finish reason and the end marker are', () => {
+    expect(suggestFor(recording(long(3000))).rules).toEqual(WANT)
+  })
+
+  it('reads the end of a body longer than the editor\'s head from the store\'s tail: whole frames, none of the head', async () => {
+    const body = long(30_000, 'x'.repeat(60)) // about 2.5 MB: its end is past PREVIEW_BYTES
+    const { store, tick } = manual()
+    store.apply({ ...events('r1')[0]! })
+    store.apply({ type: 'chunk', id: 'r1', data: body, t: T0 + 5 })
+    store.apply({ type: 'finished', id: 'r1', t: T0 + 9 })
+    tick()
+    const bytes = new TextEncoder().encode(body)
+    const head = (await store.recordings.head('r1', PREVIEW_BYTES))!
+    const tail = (await store.recordings.tail('r1', SUGGEST_LAST_FRAMES, bytes.byteLength - PREVIEW_BYTES))!
+    const text = new TextDecoder().decode(tail)
+    // the last 100 frames exactly: it starts where a frame starts, and ends with the body
+    expect(text.split('\n\n').filter((f) => f !== '').length).toBe(SUGGEST_LAST_FRAMES)
+    expect(body.endsWith(text) && body.slice(0, body.length - text.length).endsWith('\n\n')).toBe(true)
+    expect(head.byteLength).toBe(PREVIEW_BYTES)
+    const source = { ...recording(''), chunks: [{ data: head, t: null }] }
+    // the head alone ends cut in the middle of the stream: no end is seen
+    expect(suggestFor(source).rules).toEqual({ version: 1, mode: 'append', text: 't' })
+    expect(suggestFor(source, tail).rules).toEqual(WANT)
+  })
+
+  it('gives no more of the end than asked: whole frames within the bytes, or none', async () => {
+    const { store, tick } = manual()
+    for (const e of events('r1')) store.apply(e)
+    tick()
+    const frames = BODY.split('\n\n').filter((f) => f !== '').map((f) => `${f}\n\n`)
+    const last2 = frames.slice(-2).join('')
+    expect(new TextDecoder().decode((await store.recordings.tail('r1', 2, 1000))!)).toBe(last2)
+    expect(new TextDecoder().decode((await store.recordings.tail('r1', 4, last2.length))!)).toBe(last2)
+    expect((await store.recordings.tail('r1', 4, 5))!.byteLength).toBe(0)
+    expect(await store.recordings.tail('nope', 4, 5)).toBe(null)
   })
 })
