@@ -102,7 +102,7 @@ describe('Read this stream as…', () => {
     expect(problems).toEqual([])
   })
 
-  it('on a body past 2 MB the editor reads its first 2 MB only (not the body copied here), says so, and Apply reads it all', async () => {
+  it('on a body past 2 MB the editor previews its first 2 MB only (not the body copied here), says so, suggests the finish reason and end from the body\'s last frames, and Apply reads it all', async () => {
     const words = Array.from({ length: 45_000 }, (_, i) => frame({ type: 'chunk', id: 'm2', text: `w${i} ` }))
     const big = frame({ type: 'start', id: 'm2' }) + words.join('') + frame({ type: 'end', id: 'm2', reason: 'complete' })
     expect(big.length).toBeGreaterThan(2 * 1024 * 1024)
@@ -116,13 +116,14 @@ describe('Read this stream as…', () => {
     await expect.poll(() => byTestId('rules-open').textContent()).toBe('Read this stream as…')
     await byTestId('rules-open').click()
     await expect.poll(() => page.locator('[data-testid="rules-editor"] .ds-muted').allTextContents(), { timeout: 10_000 }).toContain('(the preview reads the first 2.0 MB; Apply reads it all)')
-    // suggested from the first frames (the end frame, with the finish reason, is far past them)
-    expect(JSON.parse(await byTestId('rules-json').inputValue())).toEqual({ version: 1, mode: 'append', text: 'text' })
+    // the text from the first frames; the finish reason and the end from the last ones, far past the head (Recordings.tail)
+    expect(JSON.parse(await byTestId('rules-json').inputValue())).toEqual({ version: 1, mode: 'append', text: 'text', finishReason: 'reason', done: { path: 'type', equals: 'end' } })
     await expect.poll(() => byTestId('rules-preview-content').textContent()).toMatch(/^w0 w1 w2 .*…$/)
     await byTestId('rules-apply').click()
     const whole = Array.from({ length: 45_000 }, (_, i) => `w${i} `).join('')
     await expect.poll(() => page.locator('[data-testid="reply-content"]').evaluate((e) => e.textContent!.length), { timeout: 15_000 }).toBe(20_000)
     expect((await reply())[0]).toBe(whole.slice(0, 20_000))
+    expect(await byTestId('finish-reason').textContent()).toBe('complete')
     expect(problems).toEqual([])
   })
 })
