@@ -276,6 +276,7 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'red
       },
       head: async (id, maxBytes) => recorder.head(id, maxBytes),
       tail: async (id, frames, maxBytes) => recorder.tail(id, frames, maxBytes),
+      rebuilt: async (id) => recorder.rebuilt(id),
     },
     redaction: createRedactionSettings(shell?.redactionStore),
     rules: createStreamRules(shell?.rulesStore),

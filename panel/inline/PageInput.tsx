@@ -49,7 +49,7 @@ export function PageInput({ shell, store }: { shell: InlineShell; store: PanelSt
     // a fixture says what reply it expects: say so when this build rebuilds another one
     for (const s of streams) {
       if (!s.expected) continue
-      const rebuilt = (await store.recordings.load(s.request.id))?.expected
+      const rebuilt = await store.recordings.rebuilt(s.request.id)
       if (rebuilt && JSON.stringify(rebuilt) !== JSON.stringify(s.expected)) shell.emit(fixtureDiffers(s.request.url))
     }
   }

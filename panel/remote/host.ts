@@ -210,6 +210,7 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
         return { value: seq !== null, transfer: [] }
       }
       case 'frames': return { value: store.recordings.get(q.id)?.frames() ?? null, transfer: [] }
+      case 'rebuilt': return { value: store.parts.recorder.rebuilt(q.id), transfer: [] }
       case 'head':
       case 'tail': {
         const { recorder } = store.parts

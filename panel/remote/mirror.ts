@@ -7,7 +7,7 @@
 // here too, with the shell's storage.
 
 import { batch, computed, effect, signal } from '@preact/signals'
-import type { Frame } from '../../src/library.js'
+import type { Frame, Reply } from '../../src/library.js'
 import type { Progress } from '../inline/feed.js'
 import type { PanelShell } from '../shell.js'
 import { applySavedRules, type PanelStore } from '../store.js'
@@ -285,6 +285,7 @@ export function createStoreMirror(
       },
       head: (id, maxBytes) => ask<Uint8Array | null>({ what: 'head', id, maxBytes }),
       tail: (id, frames, maxBytes) => ask<Uint8Array | null>({ what: 'tail', id, frames, maxBytes }),
+      rebuilt: (id) => ask<Reply | null>({ what: 'rebuilt', id }),
     },
     redaction: createRedactionSettings(shell?.redactionStore),
     rules: createStreamRules(shell?.rulesStore),

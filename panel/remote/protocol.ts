@@ -5,7 +5,7 @@
 // entries that are new or changed (list-patch.ts), the frame list as the rows in view. The
 // bodies stay in the worker: a frame, an export or a body's head is asked for and answered.
 
-import type { Frame } from '../../src/library.js'
+import type { Frame, Reply } from '../../src/library.js'
 import type { Progress } from '../inline/feed.js'
 import type { FieldRef } from '../provenance.js'
 import type { ComparisonView } from '../store/comparison.js'
@@ -47,6 +47,7 @@ export type Question =
   | { what: 'frames'; id: string }
   | { what: 'head'; id: string; maxBytes: number }
   | { what: 'tail'; id: string; frames: number; maxBytes: number }
+  | { what: 'rebuilt'; id: string }
 
 export type ToStore =
   | { type: 'event'; event: PanelEvent }
@@ -73,7 +74,7 @@ export interface SourceData extends Omit<HeldSource, 'chunks' | 'frames'> {
   ts: Array<number | null>
 }
 
-export type Answer = Frame | boolean | SourceData | Frame[] | Uint8Array | null
+export type Answer = Frame | boolean | SourceData | Frame[] | Uint8Array | Reply | null
 
 /**
  * Entries of each problem list sent to the UI (the diagnostics, the stream errors, a reply's

@@ -5,7 +5,7 @@
 // merged where it arrives, a large one (and what follows it) in slices, batch by batch
 // (backlog.ts).
 
-import { utf8Length } from '../../src/library.js'
+import { utf8Length, type Reply } from '../../src/library.js'
 import type { CaptureEvent, ForcedOptions } from '../../src/exchange/types.js'
 import { sizeOf } from '../../src/exchange/slices.js'
 import { urlPath } from '../format.js'
@@ -198,6 +198,14 @@ export class Recorder {
     if (!m) return null
     this.backlogs.mergeNow(m)
     return m.merger.body(0, Math.min(maxBytes, m.merger.byteLength))
+  }
+
+  /** The reply rebuilt from a request, what is still queued merged first (Recordings.rebuilt). */
+  rebuilt(id: string): Reply | null {
+    const m = this.models.get(id)
+    if (!m) return null
+    this.backlogs.mergeNow(m)
+    return m.replies.fresh()
   }
 
   /** The end of a request's body, whole frames (Recordings.tail); what is still queued merged first. */

@@ -222,6 +222,8 @@ export interface HeldSource extends Omit<ExportSource, 'frames'> {
 export interface Recordings {
   /** One request as the exporters need it (what is still queued merged first); null when unknown. */
   load(id: string): Promise<ExportSource | null>
+  /** The reply rebuilt from a request (what is still queued merged first), without its body; null when unknown. */
+  rebuilt(id: string): Promise<Reply | null>
   /** The first `maxBytes` bytes of a request's body as kept (a body that is not a stream is shown raw); null when unknown. */
   head(id: string, maxBytes: number): Promise<Uint8Array | null>
   /**

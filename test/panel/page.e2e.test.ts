@@ -97,6 +97,8 @@ const pageRequests: Array<{ url: string; method: string; postData: string | null
 const problems: string[] = []
 
 const text = (testid: string) => page.locator(`[data-testid="${testid}"]`)
+/** The fixture the export test saved, pasted back by the next test. */
+let lastFixture = ''
 const selectedRow = () => page.locator('[data-testid="request-row"][aria-selected="true"]')
 
 async function replyContent(): Promise<string[]> {
@@ -222,6 +224,22 @@ describe('standalone page', () => {
     expect(raw.text).toBe(openai)
     await page.locator('[data-testid="export-curl"]').click()
     await expect.poll(() => page.locator('.ds-status').textContent()).toBe('Copied the cURL command (redacted: request header Authorization)')
+    lastFixture = fixture.text
+  })
+
+  it('checks a pasted fixture against the reply rebuilt here (in the store), and says when they differ', async () => {
+    const notes = () => page.locator('[data-testid="note"]').allTextContents()
+    const differs = (url: string) => expect.arrayContaining([expect.stringContaining(`${url}: the fixture's expected reply differs from the reply rebuilt here`)])
+    const doc = JSON.parse(lastFixture)
+    await page.getByLabel('Paste a stream').fill(lastFixture)
+    await expect.poll(() => selectedRow().getAttribute('data-state')).toBe('finished')
+    await expect.poll(replyContent).toEqual(['Hello from GPT!'])
+    await new Promise((r) => setTimeout(r, 300))
+    expect(await notes()).not.toEqual(differs(doc.request.url))
+    doc.expected.choices[0].content = 'Hello from an older build!'
+    await page.getByLabel('Paste a stream').fill(JSON.stringify(doc))
+    await expect.poll(notes).toEqual(differs(doc.request.url))
+    await page.getByLabel('Paste a stream').fill('')
   })
 
   it('sends nothing anywhere: only its own files were fetched, and the CSP blocks requests', async () => {

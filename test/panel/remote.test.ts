@@ -262,6 +262,8 @@ describe('the store in a worker, seen through its mirror', () => {
     expect([source.request, source.state, source.transport, source.truncated]).toEqual([held.request, 'finished', 'sse', false])
     expect(await source.frames()).toEqual(held.frames())
     expect(new TextDecoder().decode((await mirror.recordings.head('r1', 20))!)).toBe(BODY.slice(0, 20))
+    expect(await mirror.recordings.rebuilt('r1')).toEqual(held.expected)
+    expect(await mirror.recordings.rebuilt('nope')).toBeNull()
     // the last two frames: the finish and [DONE]
     expect(new TextDecoder().decode((await mirror.recordings.tail('r1', 2, 10_000))!)).toBe(STREAM.slice(-2).join(''))
     expect(await mirror.recordings.load('nope')).toBeNull()
