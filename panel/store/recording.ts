@@ -8,6 +8,7 @@
 import { utf8Length, type Reply } from '../../src/library.js'
 import type { CaptureEvent, ForcedOptions } from '../../src/exchange/types.js'
 import { sizeOf } from '../../src/exchange/slices.js'
+import { repairWindows1252 } from '../../src/exchange/windows-1252.js'
 import { urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
 import { LARGE_CHUNK, type Backlogs } from './backlog.js'
@@ -66,6 +67,8 @@ export class Recorder {
   chunk(id: string, data: Uint8Array | string, t: number | null, how: { owned?: boolean; continues?: boolean } = {}): void {
     const m = this.models.get(id)
     if (!m || m.state !== 'live' || m.closing) return
+    // the text Chrome decoded as windows-1252 back to the UTF-8 bytes it was (here, not in the devtools page: it is linear in the body)
+    if (typeof data === 'string' && m.request.bodyDecodedAs === 'windows-1252') data = repairWindows1252(data) ?? data
     const owned = how.owned === true
     if (this.keep(m, data, t, how.continues === true)) {
       // a large chunk (a whole body from the HAR path) is merged in slices, and what follows waits for it

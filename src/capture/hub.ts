@@ -143,6 +143,7 @@ export function startHub(): void {
     }
     const end = Number.isFinite(entry.time) ? startedAt + entry.time : null
     const withheld = withheldReason(entry, body)
+    if (body.kind === 'text' && body.decodedAs !== undefined) request.bodyDecodedAs = body.decodedAs
     emit({ type: 'request', request: withheld === null ? request : { ...request, bodyWithheld: withheld } })
     if (withheld !== null) {
       // the row says so too (panel/store/model.ts incompleteReason), with the same words

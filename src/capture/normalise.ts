@@ -1,17 +1,22 @@
 // Pure helpers for the capture layer (no browser APIs, unit-tested in Node):
 // - the result of `devtools.network.Request.getContent()` in its three shapes;
-// - the repair of bodies Chrome decoded as windows-1252 because the response named no charset;
+// - which text bodies Chrome may have decoded as windows-1252 (the response named no charset:
+//   the store undoes it, src/exchange/windows-1252.ts);
 // - which finished responses are streams worth listing (content type; the body's start is
 //   read by classifyBody in src/exchange/sniff.ts, shared with the HAR import).
 // Base64 is src/exchange/bytes.ts's, headerValue src/exchange/shared.ts's.
 
 import { transportFromContentType } from '../library.js'
-import { base64Decode, utf8DecodeStrict } from '../exchange/bytes.js'
+import { base64Decode } from '../exchange/bytes.js'
 
-/** A response body as the capture layer hands it on: text, or bytes for the core to decode. */
+/**
+ * A response body as the capture layer hands it on: text, or bytes for the core to decode.
+ * `decodedAs`: Chrome may have decoded the text as windows-1252 (a text response naming no
+ * charset); the panel's store undoes that where it is mojibake.
+ */
 export type BodyData =
-  | { kind: 'text'; text: string }
-  | { kind: 'bytes'; bytes: Uint8Array; why: 'base64' | 'windows-1252-repair' }
+  | { kind: 'text'; text: string; decodedAs?: 'windows-1252' }
+  | { kind: 'bytes'; bytes: Uint8Array }
   | { kind: 'none' }
 
 export interface RawContent {
@@ -50,47 +55,6 @@ export function normaliseGetContent(args: readonly unknown[]): RawContent {
   return { content: text, encoding: tag.toLowerCase(), mimeType: null }
 }
 
-// windows-1252 as the WHATWG Encoding Standard (and so Chrome) decodes it: bytes 0x80–0x9F
-// map to these code points; the five bytes the code page leaves undefined map to U+0081,
-// U+008D, U+008F, U+0090, U+009D. Every other byte is its own code point.
-const CP1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
-]
-const CP1252_ENCODE = new Map<number, number>(CP1252_HIGH.map((cp, i) => [cp, 0x80 + i]))
-
-/** The windows-1252 bytes of `text`, or null when a character has no windows-1252 byte. */
-export function encodeWindows1252(text: string): Uint8Array | null {
-  const out = new Uint8Array(text.length)
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c < 0x80 || (c >= 0xa0 && c <= 0xff)) out[i] = c
-    else {
-      const b = CP1252_ENCODE.get(c)
-      if (b === undefined) return null
-      out[i] = b
-    }
-  }
-  return out
-}
-
-/**
- * Undoes Chrome's windows-1252 decoding of a UTF-8 body. Returns the UTF-8 bytes when the
- * text is mojibake: every character maps back to one windows-1252 byte, those bytes are valid
- * UTF-8, and at least one multi-byte sequence is among them. Otherwise null: pure ASCII needs
- * no repair, and genuine Latin-1 text ("café" → 63 61 66 E9) is not valid UTF-8.
- */
-export function repairWindows1252(text: string): Uint8Array | null {
-  let nonAscii = false
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) >= 0x80) { nonAscii = true; break }
-  }
-  if (!nonAscii) return null
-  const bytes = encodeWindows1252(text)
-  if (bytes === null || utf8DecodeStrict(bytes) === null) return null
-  return bytes
-}
-
 /** The `charset` parameter of a Content-Type, lower-cased, or null. */
 export function charsetOf(contentType: string | null | undefined): string | null {
   if (!contentType) return null
@@ -107,22 +71,20 @@ function mayBeDecodedAsWindows1252(contentType: string | null | undefined): bool
 
 /**
  * The body to hand on, from `getContent`'s normalised result and the response Content-Type.
- * Base64 becomes bytes; windows-1252 mojibake of a charset-less text response becomes its
- * UTF-8 bytes; other text is passed on unchanged.
+ * Base64 becomes bytes; text is passed on unchanged, marked when Chrome may have decoded it
+ * as windows-1252 (the repair is the store's: it is linear in the body, and this runs on the
+ * thread the extension's pages share).
  */
 export function bodyFromContent(raw: RawContent, contentType: string | null | undefined): BodyData {
   if (raw.content === null) return { kind: 'none' }
   if (raw.encoding === 'base64') {
     try {
-      return { kind: 'bytes', bytes: base64Decode(raw.content), why: 'base64' }
+      return { kind: 'bytes', bytes: base64Decode(raw.content) }
     } catch {
       return { kind: 'text', text: raw.content }
     }
   }
-  if (mayBeDecodedAsWindows1252(contentType)) {
-    const repaired = repairWindows1252(raw.content)
-    if (repaired !== null) return { kind: 'bytes', bytes: repaired, why: 'windows-1252-repair' }
-  }
+  if (mayBeDecodedAsWindows1252(contentType)) return { kind: 'text', text: raw.content, decodedAs: 'windows-1252' }
   return { kind: 'text', text: raw.content }
 }
 
@@ -143,7 +105,7 @@ export function withoutZeroTail(body: BodyData): { body: BodyData; zeros: number
   else while (end > 0 && body.bytes[end - 1] === 0) end--
   const zeros = length - end
   if (zeros < ZERO_TAIL_MIN) return { body, zeros: 0 }
-  return { body: body.kind === 'text' ? { kind: 'text', text: body.text.slice(0, end) } : { ...body, bytes: body.bytes.subarray(0, end) }, zeros }
+  return { body: body.kind === 'text' ? { ...body, text: body.text.slice(0, end) } : { ...body, bytes: body.bytes.subarray(0, end) }, zeros }
 }
 
 // ---------------------------------------------------------------------------

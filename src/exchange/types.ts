@@ -32,6 +32,12 @@ export interface CapturedRequest {
    * keeps; or the body went to a panel opened earlier, src/capture/replay-buffer.ts).
    */
   bodyWithheld?: string
+  /**
+   * The body's text chunks may be its bytes decoded as windows-1252 (Chrome's, for a text
+   * response naming no charset): the store undoes that where the text is UTF-8 mojibake
+   * (src/exchange/windows-1252.ts).
+   */
+  bodyDecodedAs?: 'windows-1252'
 }
 
 /** Events in the order they happened. Times are ms since epoch. */

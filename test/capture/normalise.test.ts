@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest'
+import { asWindows1252 } from '../support/windows-1252.js'
 import { base64Encode } from '../../src/exchange/bytes.js'
 import {
   bodyFromContent,
   charsetOf,
-  encodeWindows1252,
   isStreamingContentType,
   mayBeStream,
   normaliseGetContent,
-  repairWindows1252,
   withoutZeroTail,
   ZERO_TAIL_MIN,
   type BodyData,
@@ -15,14 +14,6 @@ import {
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s)
 const decodeUtf8 = (b: Uint8Array): string => new TextDecoder('utf-8', { fatal: true }).decode(b)
-// windows-1252 as the WHATWG Encoding Standard decodes it (and Chrome): 0x80–0x9F below, every
-// other byte its own code point. Written out here because Node's TextDecoder('windows-1252')
-// decodes as ISO-8859-1 (0x80 → U+0080, not €), which is not what Chrome shows.
-const HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ'
-const decodeWindows1252 = (bytes: Uint8Array): string =>
-  Array.from(bytes, (b) => (b >= 0x80 && b <= 0x9f ? HIGH[b - 0x80]! : String.fromCharCode(b))).join('')
-/** What Chrome shows for a UTF-8 body it decoded as windows-1252. */
-const asWindows1252 = (s: string): string => decodeWindows1252(utf8(s))
 
 function textOf(body: BodyData): string {
   if (body.kind === 'text') return body.text
@@ -73,7 +64,7 @@ describe('base64 bodies', () => {
   it('a base64 body becomes its bytes, UTF-8 split anywhere intact', () => {
     const wire = 'data: {"content":"€ 😀 中文"}\n\n'
     const body = bodyFromContent({ content: base64Encode(utf8(wire)), encoding: 'base64', mimeType: null }, 'application/octet-stream')
-    expect(body).toMatchObject({ kind: 'bytes', why: 'base64' })
+    expect(body.kind).toBe('bytes')
     expect(textOf(body)).toBe(wire)
   })
 
@@ -82,57 +73,11 @@ describe('base64 bodies', () => {
   })
 })
 
-describe('windows-1252 repair of charset-less text bodies', () => {
-  it('knows the real mojibake strings', () => {
-    expect(asWindows1252('€')).toBe('â‚¬')
-    expect(asWindows1252('é')).toBe('Ã©')
-    expect(asWindows1252('😀')).toBe('ðŸ˜€')
-  })
-
-  it('repairs the euro sign, accents, emoji and Chinese', () => {
-    expect(decodeUtf8(repairWindows1252('â‚¬')!)).toBe('€')
-    expect(decodeUtf8(repairWindows1252('cafÃ©')!)).toBe('café')
-    expect(decodeUtf8(repairWindows1252('ðŸ˜€')!)).toBe('😀')
-    for (const s of ['中文', '你好，世界', '“quotes” – dash … ™', 'Grüße, señor, Ærøskøbing', '🧪🚀 mixed ASCII and 中文 and €']) {
-      expect(decodeUtf8(repairWindows1252(asWindows1252(s))!)).toBe(s)
-    }
-  })
-
-  it('repairs bytes that windows-1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D)', () => {
-    // "ǝ" is C7 9D, "ā" is C4 81, "ō" is C5 8D, "Ə" is C6 8F, "А" (Cyrillic) is D0 90.
-    const s = 'ǝ ā ō Ə А'
-    expect(decodeUtf8(repairWindows1252(asWindows1252(s))!)).toBe(s)
-  })
-
-  it('repairs a whole SSE body so the frames parse', () => {
-    const wire = 'data: {"choices":[{"delta":{"content":"Prix : 5 € — 中文 😀"}}]}\n\ndata: [DONE]\n\n'
-    const seen = asWindows1252(wire)
-    const body = bodyFromContent({ content: seen, encoding: '', mimeType: null }, 'text/event-stream')
-    expect(body).toMatchObject({ kind: 'bytes', why: 'windows-1252-repair' })
-    expect(textOf(body)).toBe(wire)
-  })
-
-  it('leaves pure ASCII alone', () => {
-    expect(repairWindows1252('data: {"a":"b"}\n\n')).toBeNull()
-    expect(bodyFromContent({ content: 'data: x\n\n', encoding: '', mimeType: null }, 'text/event-stream')).toEqual({ kind: 'text', text: 'data: x\n\n' })
-  })
-
-  it('does not "repair" genuine Latin-1 / windows-1252 text', () => {
-    for (const s of ['café', 'naïve façade', 'Grüße', 'Ærøskøbing', '5 €', '“smart quotes”', '© 2024 ®', 'Ã', 'â‚', 'prix: 10 ¤']) {
-      expect(repairWindows1252(s)).toBeNull()
-    }
-  })
-
-  it('does not touch text with characters windows-1252 cannot hold (it was decoded as UTF-8)', () => {
-    for (const s of ['中文', '😀', 'Привет', 'café 中文', 'Ã© 中']) expect(repairWindows1252(s)).toBeNull()
-  })
-
-  it('only repairs when the response named no charset and is text', () => {
+describe('text Chrome may have decoded as windows-1252 (the store repairs it: test/exchange/windows-1252.test.ts)', () => {
+  it('marks the text of a response that named no charset and is text, unchanged', () => {
     const seen = asWindows1252('data: "€"\n\n')
     const raw = { content: seen, encoding: '', mimeType: null }
-    expect(bodyFromContent(raw, 'text/event-stream').kind).toBe('bytes')
-    expect(bodyFromContent(raw, 'text/plain').kind).toBe('bytes')
-    expect(bodyFromContent(raw, null).kind).toBe('bytes')
+    for (const type of ['text/event-stream', 'text/plain', null]) expect(bodyFromContent(raw, type)).toEqual({ kind: 'text', text: seen, decodedAs: 'windows-1252' })
     // A named charset was honoured by Chrome: what it shows is what was sent.
     expect(bodyFromContent(raw, 'text/event-stream; charset=utf-8')).toEqual({ kind: 'text', text: seen })
     expect(bodyFromContent(raw, 'text/event-stream; charset=windows-1252')).toEqual({ kind: 'text', text: seen })
@@ -140,15 +85,9 @@ describe('windows-1252 repair of charset-less text bodies', () => {
     expect(bodyFromContent(raw, 'application/x-ndjson')).toEqual({ kind: 'text', text: seen })
   })
 
-  it('encodeWindows1252 maps the 0x80–0x9F block and refuses what is outside the code page', () => {
-    expect(encodeWindows1252('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ')).toEqual(
-      new Uint8Array([0x80, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x8b, 0x8c, 0x8e, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0x9b, 0x9c, 0x9e, 0x9f]),
-    )
-    expect(encodeWindows1252('ÿ\u00a0')).toEqual(new Uint8Array([0xff, 0xa0]))
-    expect(encodeWindows1252('Ā')).toBeNull()
-    // Every byte survives windows-1252 decoding and re-encoding.
-    const all = new Uint8Array(256).map((_, i) => i)
-    expect(encodeWindows1252(decodeWindows1252(all))).toEqual(all)
+  it('keeps the mark when a NUL tail is cut', () => {
+    const text = 'data: x\n\n'
+    expect(withoutZeroTail({ kind: 'text', text: text + '\0'.repeat(ZERO_TAIL_MIN), decodedAs: 'windows-1252' })).toEqual({ body: { kind: 'text', text, decodedAs: 'windows-1252' }, zeros: ZERO_TAIL_MIN })
   })
 })
 
@@ -193,9 +132,9 @@ describe('withoutZeroTail: the NULs Firefox puts where it kept no body', () => {
   })
   it('cuts zero bytes from the end of bytes the same way', () => {
     const bytes = new Uint8Array([1, 2, 3, ...new Array(ZERO_TAIL_MIN + 5).fill(0)])
-    const cut = withoutZeroTail({ kind: 'bytes', bytes, why: 'base64' })
+    const cut = withoutZeroTail({ kind: 'bytes', bytes })
     expect(cut.zeros).toBe(ZERO_TAIL_MIN + 5)
-    expect(cut.body).toEqual({ kind: 'bytes', bytes: new Uint8Array([1, 2, 3]), why: 'base64' })
+    expect(cut.body).toEqual({ kind: 'bytes', bytes: new Uint8Array([1, 2, 3]) })
   })
   it('a body that is all NULs is cut to nothing; no body stays none', () => {
     expect(withoutZeroTail({ kind: 'text', text: '\0'.repeat(4096) })).toEqual({ body: { kind: 'text', text: '' }, zeros: 4096 })
