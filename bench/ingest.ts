@@ -87,6 +87,7 @@ async function collect(page: Page): Promise<number> {
   return metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0
 }
 
+/** The middle value; of an even count, the higher of the two middle ones (the less flattering). */
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 /** merge() of the file in a blank page of the same browser, `runs` times: the median. */
@@ -288,5 +289,8 @@ export async function ingestBench(browser: Browser, origin: string, options: { n
   log(`  the core's own renderer growth: merge() +${mb(core.mergeGrowth)} (${(core.mergeGrowth / bytes).toFixed(1)}× the body); a merger keeping body and frames +${mb(core.mergerGrowth)} (${(core.mergerGrowth / bytes).toFixed(1)}×)`)
   line('page, store on the UI thread (baseline)', local)
   line('page, store in its worker (shipped)', page)
+  // each run, for the spread behind the medians (the machine moves ±15% from one minute to the next)
+  const each = (r: PageRun) => `${r.ms === null ? 'never' : `${(r.ms / core.ms).toFixed(2)}×`} ${r.longestTaskMs.toFixed(0)} ms ${((r.rssPeak - r.rssBefore) / bytes).toFixed(1)}×`
+  log(`    each run in its worker (time, longest UI task, growth): ${runs.worker.map(each).join('; ')}`)
   return figures
 }
