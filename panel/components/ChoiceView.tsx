@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks'
 import type { ReplyChoice } from '../../src/library.js'
 import { formatCount, plural } from '../format.js'
 import type { Highlight } from '../store.js'
+import { piecesFor } from '../text-pieces.js'
 import { ToolCallView } from './ToolCallView.js'
 import { TracedText } from './TracedText.js'
 
@@ -49,17 +50,17 @@ export function ChoiceView({ choice, multiple, highlight, found = NO_MARKS, part
       {choice.reasoning !== '' && (
         <details class={`ds-field ds-reasoning${diff('reasoning').class}`} data-differs={diff('reasoning').attr} open>
           <summary>reasoning · {plural(choice.reasoning.length, 'char')}</summary>
-          <TracedText testid="reply-reasoning" text={choice.reasoning} field={field('reasoning')} marks={marks('reasoning')} found={finds('reasoning')} growing={growing} />
+          <TracedText testid="reply-reasoning" text={choice.reasoning} pieces={piecesFor(choice, 'reasoning')} field={field('reasoning')} marks={marks('reasoning')} found={finds('reasoning')} growing={growing} />
         </details>
       )}
       <div class={`ds-field${diff('content').class}`} data-differs={diff('content').attr} data-field="content">
         <div class="ds-field-label">content</div>
-        <TracedText testid="reply-content" text={choice.content} field={field('content')} marks={marks('content')} found={finds('content')} growing={growing} />
+        <TracedText testid="reply-content" text={choice.content} pieces={piecesFor(choice, 'content')} field={field('content')} marks={marks('content')} found={finds('content')} growing={growing} />
       </div>
       {choice.refusal !== '' && (
         <div class={`ds-field ds-refusal${diff('refusal').class}`} data-differs={diff('refusal').attr}>
           <div class="ds-field-label">refusal</div>
-          <TracedText testid="reply-refusal" text={choice.refusal} field={field('refusal')} marks={marks('refusal')} found={finds('refusal')} growing={growing} />
+          <TracedText testid="reply-refusal" text={choice.refusal} pieces={piecesFor(choice, 'refusal')} field={field('refusal')} marks={marks('refusal')} found={finds('refusal')} growing={growing} />
         </div>
       )}
       {choice.toolCalls.length > 0 && (

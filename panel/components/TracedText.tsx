@@ -8,6 +8,7 @@ import { formatCount } from '../format.js'
 import type { FieldRef } from '../provenance.js'
 import type { Highlight } from '../store.js'
 import { revealIn } from './scroll.js'
+import { textWindow, type TextPiece } from '../text-pieces.js'
 import { VisibleText } from './VisibleText.js'
 
 interface Props {
@@ -25,6 +26,8 @@ interface Props {
   mono?: boolean
   /** The text grows on every batch (a live stream, the reply not rewound): its end is shown. */
   growing?: boolean
+  /** The pieces the text arrived in, where known: a window of a long text is cut from them (text-pieces.ts). */
+  pieces?: TextPiece | null
 }
 
 /**
@@ -40,7 +43,7 @@ export const LIVE_WINDOW = 2_000
 
 const NONE: Highlight[] = []
 
-export function TracedText({ text, field, marks, found = NONE, toField, testid, mono, growing }: Props) {
+export function TracedText({ text, field, marks, found = NONE, toField, testid, mono, growing, pieces = null }: Props) {
   const { store, ui } = usePanel()
   const ref = useRef<HTMLDivElement>(null)
   const [expanded, setExpanded] = useState(false)
@@ -55,7 +58,7 @@ export function TracedText({ text, field, marks, found = NONE, toField, testid, 
     from = focus < TEXT_WINDOW * 0.8 ? 0 : Math.max(0, Math.min(focus - TEXT_WINDOW / 2, text.length - TEXT_WINDOW))
     to = Math.min(text.length, from + TEXT_WINDOW)
   }
-  const shown = from === 0 && to === text.length ? text : text.slice(from, to)
+  const shown = from === 0 && to === text.length ? text : textWindow(text, from, to, pieces)
   const shift = (list: Highlight[]) => (from === 0 ? list : list.map((m) => ({ ...m, start: m.start - from, end: m.end - from })))
   const segments = split(shown, shift(marks), shift(found))
 

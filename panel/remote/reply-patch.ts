@@ -4,6 +4,7 @@
 // as the new ones.
 
 import type { ProviderId, Reply, ReplyChoice, Transport } from '../../src/library.js'
+import { appendPiece, notePieces, piecesFor, type TextField, type TextPiece } from '../text-pieces.js'
 
 /** A text field of a choice: the same as before up to `from`, then `text`. */
 export interface TextPatch { from: number; text: string }
@@ -110,12 +111,25 @@ export function diffReply(prev: Reply | null, next: Reply): ReplyPatch {
 export function applyPatch(prev: Reply | null, patch: ReplyPatch): Reply {
   const choices = patch.choices.map((p): ReplyChoice => {
     const before = prev?.choices.find((c) => c.index === p.index)
-    const text = (f: (typeof TEXT)[number]) => (p[f].from === 0 ? p[f].text : before![f].slice(0, p[f].from) + p[f].text)
-    return {
+    const pieces: Partial<Record<TextField, TextPiece>> = {}
+    const text = (f: TextField) => {
+      const { from, text: appended } = p[f]
+      // appended to the text before (a rope, read only as windows of its pieces: text-pieces.ts)
+      if (from > 0 && from === before![f].length) {
+        pieces[f] = appendPiece(piecesFor(before!, f), before![f], appended)
+        return before![f] + appended
+      }
+      const whole = from === 0 ? appended : before![f].slice(0, from) + appended
+      pieces[f] = appendPiece(null, '', whole)
+      return whole
+    }
+    const choice: ReplyChoice = {
       index: p.index, role: p.role, content: text('content'), reasoning: text('reasoning'), refusal: text('refusal'),
       toolCalls: toolCallsOf(before?.toolCalls ?? [], p.toolCalls),
       finishReason: p.finishReason,
     }
+    notePieces(choice, pieces)
+    return choice
   })
   const errors = patch.errorsFrom === 0 ? patch.errors : [...prev!.errors.slice(0, patch.errorsFrom), ...patch.errors]
   return { transport: patch.transport, provider: patch.provider, done: patch.done, frameCount: patch.frameCount, choices, usage: patch.usage, errors }
