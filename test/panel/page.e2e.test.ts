@@ -275,6 +275,19 @@ describe('standalone page', () => {
     expect(csp).toContain("connect-src 'none'")
   })
 
+  it('lays out the first 50 of many tool calls, and more on demand', async () => {
+    const calls = Array.from({ length: 130 }, (_, i) => chunk({ tool_calls: [{ index: i, id: `call_${i}`, type: 'function', function: { name: `f${i}`, arguments: `{"n":${i}}` } }] }))
+    await page.getByLabel('Paste a stream').fill(chunk({ role: 'assistant' }) + calls.join('') + chunk({}, 'tool_calls') + 'data: [DONE]\n\n')
+    await expect.poll(() => selectedRow().getAttribute('data-state')).toBe('finished')
+    const names = () => page.locator('[data-testid="tool-name"]').allTextContents()
+    await expect.poll(names).toEqual(Array.from({ length: 50 }, (_, i) => `f${i}`))
+    expect(await text('more-tool-calls').textContent()).toBe('… 80 more tool calls: show 80 more')
+    await text('more-tool-calls').click()
+    await expect.poll(names).toEqual(Array.from({ length: 130 }, (_, i) => `f${i}`))
+    expect(await text('more-tool-calls').count()).toBe(0)
+    await page.getByLabel('Paste a stream').fill('')
+  })
+
   it('filters with Ctrl+F, hides pings and [DONE], moves with the keyboard', async () => {
     // Ctrl+F: the frame search of the selected request; again: the request filter
     await page.keyboard.press('Control+f')
