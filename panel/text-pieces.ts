@@ -4,9 +4,7 @@
 // rope, and the first read of a rope copies all of it (7–11 ms for 1.2 million characters in
 // Chromium), on every update, while the panel shows 2,000 or 20,000 characters of it.
 
-import type { ReplyChoice } from '../src/library.js'
-
-export type TextField = 'content' | 'reasoning' | 'refusal'
+import type { Channel, ReplyChoice } from '../src/library.js'
 
 /** The last piece of a text; the text is every piece back to the first, in order. */
 export interface TextPiece {
@@ -16,7 +14,7 @@ export interface TextPiece {
   readonly end: number
 }
 
-const piecesOf = new WeakMap<ReplyChoice, Partial<Record<TextField, TextPiece>>>()
+const piecesOf = new WeakMap<ReplyChoice, Partial<Record<Channel, TextPiece>>>()
 
 /** The text of `field` is `previous` (the pieces of the text before it, or null) followed by `appended`. */
 export function appendPiece(previous: TextPiece | null, before: string, appended: string): TextPiece {
@@ -26,12 +24,12 @@ export function appendPiece(previous: TextPiece | null, before: string, appended
 }
 
 /** Notes the pieces of a choice's texts (the mirror, as it builds the choice). */
-export function notePieces(choice: ReplyChoice, pieces: Partial<Record<TextField, TextPiece>>): void {
+export function notePieces(choice: ReplyChoice, pieces: Partial<Record<Channel, TextPiece>>): void {
   piecesOf.set(choice, pieces)
 }
 
 /** The pieces noted for a choice's field, or null. */
-export function piecesFor(choice: ReplyChoice, field: TextField): TextPiece | null {
+export function piecesFor(choice: ReplyChoice, field: Channel): TextPiece | null {
   return piecesOf.get(choice)?.[field] ?? null
 }
 

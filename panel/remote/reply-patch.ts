@@ -3,8 +3,8 @@
 // tool calls as the ones that changed, by position; usage and finish reasons whole; the errors
 // as the new ones.
 
-import type { ProviderId, Reply, ReplyChoice, Transport } from '../../src/library.js'
-import { appendPiece, notePieces, piecesFor, type TextField, type TextPiece } from '../text-pieces.js'
+import type { Channel, ProviderId, Reply, ReplyChoice, Transport } from '../../src/library.js'
+import { appendPiece, notePieces, piecesFor, type TextPiece } from '../text-pieces.js'
 
 /** A text field of a choice: the same as before up to `from`, then `text`. */
 export interface TextPatch { from: number; text: string }
@@ -40,7 +40,7 @@ export interface ReplyPatch {
   errors: Reply['errors']
 }
 
-const TEXT = ['content', 'reasoning', 'refusal'] as const
+const TEXT: readonly Channel[] = ['content', 'reasoning', 'refusal']
 
 /** A text field's change: appended text when `next` extends `prev` (the usual case), else all of it. */
 function textPatch(prev: string | undefined, next: string): TextPatch {
@@ -111,8 +111,8 @@ export function diffReply(prev: Reply | null, next: Reply): ReplyPatch {
 export function applyPatch(prev: Reply | null, patch: ReplyPatch): Reply {
   const choices = patch.choices.map((p): ReplyChoice => {
     const before = prev?.choices.find((c) => c.index === p.index)
-    const pieces: Partial<Record<TextField, TextPiece>> = {}
-    const text = (f: TextField) => {
+    const pieces: Partial<Record<Channel, TextPiece>> = {}
+    const text = (f: Channel) => {
       const { from, text: appended } = p[f]
       // appended to the text before (a rope, read only as windows of its pieces: text-pieces.ts)
       if (from > 0 && from === before![f].length) {

@@ -140,10 +140,10 @@ export function startHub(): void {
       startedAt,
       source: 'har',
       ...(listedBecause !== null ? { listedBecause } : {}),
+      ...(body.kind === 'text' && body.decodedAs !== undefined ? { bodyDecodedAs: body.decodedAs } : {}),
     }
     const end = Number.isFinite(entry.time) ? startedAt + entry.time : null
     const withheld = withheldReason(entry, body)
-    if (body.kind === 'text' && body.decodedAs !== undefined) request.bodyDecodedAs = body.decodedAs
     emit({ type: 'request', request: withheld === null ? request : { ...request, bodyWithheld: withheld } })
     if (withheld !== null) {
       // the row says so too (panel/store/model.ts incompleteReason), with the same words

@@ -1,0 +1,191 @@
+// The contract between the core and the wire formats (src/providers): what an adapter sees
+// (one parsed frame), what it emits (neutral deltas, which the accumulator applies without
+// knowing the provider), and the registry the adapters are handed to the core in. Types only.
+
+import type { DiagnosticCode, ProviderId } from './types.js'
+
+// ---------------------------------------------------------------------------
+// Neutral deltas: what a provider adapter emits for one parsed frame.
+// The accumulator applies them without knowing the provider.
+
+export type Channel = 'content' | 'reasoning' | 'refusal'
+
+export type Delta =
+  | ChoiceDelta
+  | TextDelta
+  | TextTruncateDelta
+  | ToolCallDelta
+  | FinishDelta
+  | UsageDelta
+  | StreamErrorDelta
+  | DoneDelta
+  | FinalTextDelta
+  | FinalToolCallDelta
+  | NoteDelta
+
+/** The choice exists (and may carry a role). */
+export interface ChoiceDelta {
+  type: 'choice'
+  choice: number
+  role?: string | null
+}
+
+/** Appends text to one channel of one choice. */
+export interface TextDelta {
+  type: 'text'
+  choice: number
+  channel: Channel
+  text: string
+}
+
+/**
+ * Keeps the first `length` characters of one channel of one choice (a no-op when the channel
+ * is not longer): a snapshot that rewrote (src/providers/snapshot.ts), a patch's truncate.
+ * Provenance runs past the cut are removed or shortened.
+ */
+export interface TextTruncateDelta {
+  type: 'text-truncate'
+  choice: number
+  channel: Channel
+  length: number
+}
+
+export interface ToolCallDelta {
+  type: 'tool-call'
+  choice: number
+  /** The wire index; null when the wire has none (Gemini parts, Ollama, some compatible servers). */
+  key: number | null
+  id?: string | null
+  name?: string | null
+  callType?: string | null
+  /** An arguments fragment, appended as text. */
+  arguments?: string | null
+  /** The call arrived whole (Gemini functionCall, Ollama tool_calls[]): always a new call. */
+  whole?: boolean
+  /** Arguments to use when no fragment ever arrives (Anthropic's content_block_start `input`). */
+  argumentsIfEmpty?: string
+}
+
+export interface FinishDelta {
+  type: 'finish'
+  choice: number
+  reason: string | null
+}
+
+export interface UsageDelta {
+  type: 'usage'
+  usage: Record<string, unknown>
+}
+
+/** A provider error payload inside the stream (not a parse failure). */
+export interface StreamErrorDelta {
+  type: 'stream-error'
+  message: string
+  code?: string | number | null
+  errorType?: string | null
+  payload: unknown
+}
+
+export interface DoneDelta {
+  type: 'done'
+}
+
+/**
+ * An authoritative final text (Responses *.done / response.completed): compared, never
+ * overwriting. Without `span`, `text` is the whole channel's final text (an empty channel
+ * takes it). With `span`, `text` is the final value of one part of the channel, which the
+ * deltas built as `span.have` from character `span.start` on: the adapter compares parts, so
+ * a `.done` after every delta costs the part, not the channel.
+ */
+export interface FinalTextDelta {
+  type: 'final-text'
+  choice: number
+  channel: Channel
+  text: string
+  source: string
+  span?: { start: number; have: string }
+}
+
+/** An authoritative final tool call (Responses function_call_arguments.done, output_item.done). */
+export interface FinalToolCallDelta {
+  type: 'final-tool-call'
+  choice: number
+  /** The wire key; null when it was unusable: the call is then found by its `id`. */
+  key: number | null
+  id?: string | null
+  name?: string | null
+  arguments?: string | null
+  source: string
+}
+
+/** Something worth showing that does not change the reply (ignored events, metadata). */
+export interface NoteDelta {
+  type: 'note'
+  level: 'info' | 'warning'
+  message: string
+  /** What a client that reads it wrongly shows; SYMPTOMS[code] when absent. */
+  symptom?: string
+  /** The diagnostic's code when the adapter's finding has one of its own (snapshot-rewrote); 'note' when absent. */
+  code?: DiagnosticCode
+}
+
+// ---------------------------------------------------------------------------
+// What an adapter sees: one parsed frame.
+
+export interface ParsedFrame {
+  seq: number
+  event: string | null
+  json: unknown
+}
+
+/** One module per wire format, handed to the core in a registry. */
+export interface ProviderAdapter {
+  id: ProviderId
+  /** True when this parsed frame is unmistakably this provider's. */
+  recognizes(frame: ParsedFrame): boolean
+  /** A fresh mapper for one stream; it may keep state between frames. */
+  createMapper(): FrameMapper
+  /** Request URLs that name this provider: a hint used only while no frame has told. */
+  urlPattern?: RegExp
+  /** Response Content-Types only this provider sends natively: a weaker hint than the URL. */
+  contentTypePattern?: RegExp
+  /** Request URLs whose JSON-array body is a stream (most JSON arrays are one document). */
+  jsonArrayStreamUrl?: RegExp
+  /** A frame that carries nothing (a ping, a keep-alive): listed dimmed, hideable. */
+  isKeepalive?(frame: Pick<ParsedFrame, 'event' | 'json'>): boolean
+}
+
+/** How a stream's provider was chosen. */
+export type ProviderReason = 'forced' | 'frames' | 'url' | 'content-type' | 'default'
+
+export interface ProviderChoice {
+  id: ProviderId
+  reason: ProviderReason
+}
+
+/**
+ * The wire formats the core may choose from, handed to it (the core imports no provider).
+ * Built by createProviderRegistry() from adapters, most specific first.
+ */
+export interface ProviderRegistry {
+  /** Every adapter's id, the fallback's included, in recognition order. */
+  readonly ids: readonly ProviderId[]
+  /** The adapter of that id; the fallback for an id it does not know. */
+  adapter(id: ProviderId): ProviderAdapter
+  /** The first adapter that recognises this frame, or null. */
+  recognize(frame: ParsedFrame): ProviderAdapter | null
+  /** A provider named by the request's URL, else by the response's Content-Type; null when neither tells. */
+  hint(request: { url?: string | null; contentType?: string | null }): ProviderChoice | null
+  /** True when a JSON-array body at this URL is a stream. */
+  isJsonArrayStream(url: string): boolean
+  /** True when a frame carries nothing (a provider's ping or keep-alive). */
+  isKeepalive(frame: Pick<ParsedFrame, 'event' | 'json'>): boolean
+  /** The adapter for frames no other recognises: lists them, rebuilds nothing. */
+  readonly fallback: ProviderAdapter
+}
+
+export interface FrameMapper {
+  map(frame: ParsedFrame): Delta[]
+  /** Called once at the end of the stream, to close what is still open. */
+  flush?(): Delta[]
+}
