@@ -267,6 +267,9 @@ export function startHub(): void {
         ledger.finish(msg.id)
         emit({ type: 'cancelled', id: msg.id, t: msg.t, reason: msg.reason })
         return
+      case 'live-problem':
+        emit({ type: 'note', level: msg.level, message: msg.message })
+        return
       case 'live-detached': {
         const was = liveWanted
         liveWanted = false

@@ -5,8 +5,8 @@
 // Network.streamResourceContent returns what arrived so far (bufferedData) and from then on
 // every Network.dataReceived carries its bytes (data, base64). Bytes are forwarded untouched:
 // the panel's core decodes them with one streaming decoder per request. Workers and
-// out-of-process iframes come through Target.setAutoAttach (flatten), each session resumed
-// with Runtime.runIfWaitingForDebugger.
+// out-of-process iframes and service workers come through Target.setAutoAttach (flatten), each
+// session resumed with Runtime.runIfWaitingForDebugger (watchChild).
 //
 // Responses that do not declare a stream type but may be one (a fetch answered text/plain, as
 // chat backends often do) are streamed too, held back until their first lines decide
@@ -54,6 +54,8 @@ interface Session {
   post: (msg: WorkerToHub) => void
   sent: Map<string, Sent>
   tracked: Map<string, Tracked>
+  /** The CDP failures already said in the panel (reportFailure). */
+  failures: Set<string>
 }
 
 const sessions = new Map<number, Session>()
@@ -111,7 +113,7 @@ export async function handleHubMessage(msg: HubToWorker, post: (m: WorkerToHub) 
       post({ type: 'live-result', ok: true, enabled: true })
       return
     }
-    const session: Session = { tabId: msg.tabId, post, sent: new Map(), tracked: new Map() }
+    const session: Session = { tabId: msg.tabId, post, sent: new Map(), tracked: new Map(), failures: new Set() }
     sessions.set(msg.tabId, session)
     try {
       await chrome.debugger.attach({ tabId: msg.tabId }, PROTOCOL_VERSION)
@@ -139,18 +141,8 @@ function onEvent(s: Session, sessionId: string | undefined, method: string, p: R
   const target: Debuggee = sessionId ? { tabId: s.tabId, sessionId } : { tabId: s.tabId }
   switch (method) {
     case 'Target.attachedToTarget': {
-      const child = p['sessionId'] as string
-      const type = (p['targetInfo'] as { type?: string } | undefined)?.type ?? ''
-      const childTarget: Debuggee = { tabId: s.tabId, sessionId: child }
-      void (async () => {
-        try {
-          await send(childTarget, 'Network.enable', {})
-          if (type === 'iframe' || type === 'worker' || type === 'shared_worker') {
-            await send(childTarget, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true })
-          }
-        } catch { /* a target that has no Network domain */ }
-        try { await send(childTarget, 'Runtime.runIfWaitingForDebugger') } catch { /* not waiting */ }
-      })()
+      const info = (p['targetInfo'] ?? {}) as { type?: string; url?: string }
+      watchChild(s, p['sessionId'] as string, info.type ?? '', info.url ?? '', p['waitingForDebugger'] === true)
       return
     }
     case 'Network.requestWillBeSent': {
@@ -235,6 +227,47 @@ function onEvent(s: Session, sessionId: string | undefined, method: string, p: R
       return
     }
   }
+}
+
+/** Target types that can start targets of their own (an iframe's worker, a worker's worker). */
+const NESTING_TYPES = new Set(['iframe', 'worker', 'shared_worker'])
+
+/**
+ * A target the tab started (a worker, an out-of-process iframe, a service worker), held at its
+ * start until released: its network is watched, then it runs. The commands are sent together,
+ * none awaiting another: a service worker held at its start answers Network.enable only once it
+ * runs, so awaiting that answer before releasing it held the worker forever (Chromium 156:
+ * `navigator.serviceWorker.register()` never settled). The session processes them in order, so
+ * the target's first request is still seen. A command that fails is said in the panel.
+ */
+function watchChild(s: Session, sessionId: string, type: string, url: string, waiting: boolean): void {
+  const child: Debuggee = { tabId: s.tabId, sessionId }
+  const commands: Array<[string, object | undefined]> = [['Network.enable', {}]]
+  if (NESTING_TYPES.has(type)) commands.push(['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }])
+  if (waiting) commands.push(['Runtime.runIfWaitingForDebugger', undefined])
+  for (const [method, params] of commands) {
+    send(child, method, params).catch((e: unknown) => reportFailure(s, method, type, url, e))
+  }
+}
+
+/** Distinct failures said per session, at most: a page starting workers in a loop says it once. */
+const MAX_FAILURES_SAID = 20
+
+function reportFailure(s: Session, method: string, type: string, url: string, e: unknown): void {
+  if (!sessions.has(s.tabId)) return // Live went off meanwhile: its sessions went with it
+  const error = e instanceof Error ? e.message : String(e)
+  const key = `${method} ${type} ${error}`
+  if (s.failures.has(key) || s.failures.size >= MAX_FAILURES_SAID) return
+  s.failures.add(key)
+  // a target gone before its commands arrived (a short-lived worker) lost nothing to Live
+  const gone = /not found|no (session|target)|closed|detached/i.test(error)
+  s.post({
+    type: 'live-problem',
+    level: gone ? 'info' : 'warning',
+    message: gone
+      ? `Live: a ${type || 'target'} (${url || 'no URL'}) ended before ${method} reached it (${error}); nothing of it was missed.`
+      : `Live: ${method} failed for a ${type || 'target'} (${url || 'no URL'}): ${error}. ${method === 'Network.enable' ? 'Its requests are captured when they finish.' : method === 'Runtime.runIfWaitingForDebugger' ? 'It may stay paused: turn Live off to release it.' : 'Targets it starts are captured when their requests finish.'}`,
+  })
 }
 
 function stamp(s: Session, k: string, p: Record<string, unknown>): number {

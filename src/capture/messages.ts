@@ -63,6 +63,8 @@ export type WorkerToHub =
   | { type: 'live-chunk'; id: string; data: string | ArrayBuffer; t: number }
   | { type: 'live-finished'; id: string; t: number }
   | { type: 'live-failed'; id: string; t: number; canceled: boolean; reason: string }
+  /** A debugger command failed (a target's network not watched, a target not released): said in the panel. */
+  | { type: 'live-problem'; level: 'info' | 'warning'; message: string }
   /** Live capture went away (the user pressed Cancel on Chrome's debugging bar, the tab closed…). */
   | { type: 'live-detached'; reason: string }
 
