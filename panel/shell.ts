@@ -19,8 +19,10 @@ export interface PanelShell {
    * hub the worker listens to.
    */
   workerEvents?: unknown
-  /** Live capture (Chrome's debugger API). Absent where the shell cannot offer it. */
+  /** Live capture (Chrome's debugger API, Firefox's webRequest stream filter). Absent where the shell cannot offer it. */
   live?: {
+    /** What captures the bytes as they arrive, in words for the toggle's tooltip. */
+    mechanism: string
     setEnabled(enabled: boolean): Promise<{ ok: boolean; message?: string }>
     /** Optional: whether live capture is on now (the panel's initial state; `live` events follow). */
     enabled?(): boolean

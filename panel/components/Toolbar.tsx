@@ -47,7 +47,7 @@ export function Toolbar({ filterRef }: { filterRef: RefObject<HTMLInputElement> 
       {shell.live && (
         <label
           class="ds-check"
-          title={`Capture streams while they arrive (Chrome's debugger API)${live.message ? `. Last change: ${live.message}` : ''}`}
+          title={`Capture streams while they arrive (${shell.live.mechanism})${live.message ? `. Last change: ${live.message}` : ''}`}
         >
           <input
             type="checkbox"

@@ -97,12 +97,14 @@ export function createDevtoolsShell(): PanelShell {
   if (live === null) {
     // Chrome's baseline package: the toggle is there, and says where live capture is
     shell.live = {
+      mechanism: 'Chrome\'s debugger API, in the Deltascope Live package',
       enabled: () => false,
       setEnabled: (enabled) => Promise.resolve(enabled ? { ok: false, message: NO_LIVE_IN_THIS_PACKAGE } : { ok: true }),
     }
   } else {
     // whether live capture is on comes with the hub's replay (its `live` events), not from here
     shell.live = {
+      mechanism: live === 'debugger' ? 'Chrome\'s debugger API' : 'Firefox\'s webRequest stream filter, filterResponseData',
       setEnabled(enabled) {
         // permissions.request needs the click's user gesture: call it before anything awaits.
         const permitted = enabled && live === 'debugger' ? requestDebuggerPermission() : Promise.resolve<string | null>(null)

@@ -8,7 +8,6 @@
 
 import browser, { type Runtime } from 'webextension-polyfill'
 import { utf8Length } from '../library.js'
-import { base64Decode } from '../exchange/bytes.js'
 import { headerValue } from '../exchange/shared.js'
 import { listedReason, sniffBody } from '../exchange/sniff.js'
 import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js'
@@ -18,8 +17,11 @@ import {
   LIVE_PORT_NAME,
   controlChannelName,
   hubChannelName,
+  liveChannelName,
   sender,
   type HubToWorker,
+  type LiveCaptureMessage,
+  type LiveChannelMessage,
   type NumberedEvent,
   type PanelToHub,
   type StoreToHub,
@@ -215,23 +217,17 @@ export function startHub(): void {
     toWorker(msg)
   }
 
-  const onWorker = (msg: WorkerToHub): void => {
+  // what live capture saw: batches on the live channel, each acknowledged once taken
+  const liveChannel = new BroadcastChannel(liveChannelName(tabId))
+  const toLive = sender<'live channel'>(liveChannel)
+  liveChannel.onmessage = (ev: MessageEvent<LiveChannelMessage>) => {
+    if (ev.data.type !== 'live-batch') return
+    for (const m of ev.data.events) onCaptured(m)
+    toLive({ type: 'live-ack', seq: ev.data.seq })
+  }
+
+  const onCaptured = (msg: LiveCaptureMessage): void => {
     switch (msg.type) {
-      case 'live-result':
-        liveWanted = msg.ok ? msg.enabled : false
-        answerPanel(msg.ok, msg.message)
-        // every panel (and a panel opened later, from the replay) shows the state there is
-        emit({ type: 'live', enabled: liveWanted, ...(msg.message !== undefined ? { message: msg.message } : {}) })
-        if (msg.ok) {
-          emit({
-            type: 'note',
-            level: 'info',
-            message: msg.enabled
-              ? 'Live capture on: streaming responses are shown as their bytes arrive.'
-              : 'Live capture off: requests are captured when they finish.',
-          })
-        }
-        return
       case 'live-request': {
         const r = msg.request
         ledger.add({ id: r.id, requestId: r.requestId, method: r.method, url: r.url, startedAt: r.startedAt })
@@ -255,7 +251,7 @@ export function startHub(): void {
       }
       case 'live-chunk':
         if (ledger.state(msg.id) !== 'open') return
-        emit({ type: 'chunk', id: msg.id, data: typeof msg.data === 'string' ? base64Decode(msg.data) : new Uint8Array(msg.data), t: msg.t })
+        emit({ type: 'chunk', id: msg.id, data: msg.data, t: msg.t })
         return
       case 'live-finished':
         if (ledger.state(msg.id) !== 'open') return
@@ -266,6 +262,36 @@ export function startHub(): void {
         if (ledger.state(msg.id) !== 'open') return
         ledger.finish(msg.id)
         emit({ type: 'cancelled', id: msg.id, t: msg.t, reason: msg.reason })
+        return
+      case 'live-shed': {
+        if (ledger.state(msg.id) !== 'open') return
+        // as when live capture is lost: the row ends here, and DevTools' finished entry, if it
+        // keeps the body, is listed beside it whole
+        const held = ledger.abandon(msg.id)
+        emit({ type: 'cancelled', id: msg.id, t: msg.t, reason: msg.reason })
+        emit({ type: 'note', level: 'warning', message: `${msg.reason}.` })
+        for (const entry of held) void listHarEntry(entry)
+        return
+      }
+    }
+  }
+
+  const onWorker = (msg: WorkerToHub): void => {
+    switch (msg.type) {
+      case 'live-result':
+        liveWanted = msg.ok ? msg.enabled : false
+        answerPanel(msg.ok, msg.message)
+        // every panel (and a panel opened later, from the replay) shows the state there is
+        emit({ type: 'live', enabled: liveWanted, ...(msg.message !== undefined ? { message: msg.message } : {}) })
+        if (msg.ok) {
+          emit({
+            type: 'note',
+            level: 'info',
+            message: msg.enabled
+              ? 'Live capture on: streaming responses are shown as their bytes arrive.'
+              : 'Live capture off: requests are captured when they finish.',
+          })
+        }
         return
       case 'live-problem':
         emit({ type: 'note', level: msg.level, message: msg.message })

@@ -4,12 +4,14 @@
 //
 // While live capture is on for a tab, its requests are watched with webRequest listeners
 // filtered to that tab (frames and dedicated workers of the tab included, as Firefox gives them
-// the tab's id); none is registered while it is off. onHeadersReceived (blocking: the filter
-// must be in place before the first body byte) decides from the response headers alone
-// (live-decide.ts) and attaches a StreamFilter to streams and maybe-streams. Its `ondata`
-// writes every chunk straight back to the page first (the page never waits on Deltascope),
-// then hands the same ArrayBuffer to the hub: the exact bytes, after content decoding, in
-// arrival order. `onstop` closes the filter. A maybe-stream (a fetch answered text/plain, …)
+// the tab's id) and to the request types a stream comes by (fetch, XHR, EventSource); none is
+// registered while it is off. onHeadersReceived (blocking: the filter must be in place before
+// the first body byte) decides from the response headers alone (live-decide.ts) and attaches
+// a StreamFilter to streams and maybe-streams; every other response of those types waits only
+// for that synchronous decision. Its `ondata` writes every chunk straight back to the page
+// first, then queues the same bytes in the outbox (live-outbox.ts), which posts them to the
+// hub in batches: the exact bytes, after content decoding, in arrival order. The thread that
+// runs ondata does nothing else per read, so the next read is passed on at once. `onstop` closes the filter. A maybe-stream (a fetch answered text/plain, …)
 // is held until its first lines sniff as a stream; if they do not, the filter is disconnected
 // and the response is never announced.
 //
@@ -28,7 +30,8 @@ import { headerValue } from '../exchange/shared.js'
 import type { Header } from '../exchange/types.js'
 import type { LiveBackend } from './background.js'
 import { HeadSniffer, liveDecision } from './live-decide.js'
-import type { HubToWorker, LiveRequestInfo, WorkerToHub } from './messages.js'
+import { liveChannelName, type HubToWorker, type LiveRequestInfo, type WorkerToHub } from './messages.js'
+import { LiveOutbox } from './live-outbox.js'
 
 export const HOST_PERMISSION = '<all_urls>'
 
@@ -36,6 +39,9 @@ export const MISSING_HOST_PERMISSION =
   'Live capture in Firefox reads responses through webRequest, which needs the add-on\'s permission to "Access your data for all websites". ' +
   'That permission is withheld: grant it in about:addons → Deltascope → Permissions, then turn Live on again. ' +
   'Until then requests are captured when they finish.'
+
+/** The webRequest types a streamed response can arrive as (see start). */
+const STREAM_REQUEST_TYPES: WebRequest.ResourceType[] = ['xmlhttprequest', 'other']
 
 /** Requests remembered between onBeforeRequest and their response headers (some never get any). */
 const MAX_PENDING = 2000
@@ -73,7 +79,11 @@ const VERDICT_WAIT_MS = 2000
 
 interface Session {
   tabId: number
+  /** Live capture's own state, to the hub (the Port). */
   post: (msg: WorkerToHub) => void
+  /** What was captured, to the hub (the live channel), batched off ondata's path. */
+  outbox: LiveOutbox
+  channel: BroadcastChannel
   sent: Map<string, Sent>
   tracked: Map<string, Tracked>
   remove: () => void
@@ -137,6 +147,8 @@ function stop(tabId: number): void {
   const s = sessions.get(tabId)
   if (!s) return
   sessions.delete(tabId)
+  s.outbox.flush()
+  s.channel.close()
   if (sessions.size === 0 && watch !== null) {
     clearInterval(watch)
     watch = null
@@ -152,8 +164,12 @@ function stop(tabId: number): void {
 }
 
 function start(tabId: number, post: (m: WorkerToHub) => void): Session {
-  const filter: WebRequest.RequestFilter = { urls: [HOST_PERMISSION], tabId }
-  const s: Session = { tabId, post, sent: new Map(), tracked: new Map(), remove: () => undefined }
+  // Only the request types a stream can come by: fetch and XHR (`xmlhttprequest`) and
+  // EventSource (`other`). Documents, scripts, styles, images, fonts and media never pass
+  // through a blocking listener of Deltascope's, so they never wait on its thread.
+  const filter: WebRequest.RequestFilter = { urls: [HOST_PERMISSION], tabId, types: STREAM_REQUEST_TYPES }
+  const channel = new BroadcastChannel(liveChannelName(tabId))
+  const s: Session = { tabId, post, outbox: new LiveOutbox(channel), channel, sent: new Map(), tracked: new Map(), remove: () => undefined }
 
   const onBeforeRequest = (d: WebRequest.OnBeforeRequestDetailsType): void => {
     if (s.sent.size >= MAX_PENDING) s.sent.delete(s.sent.keys().next().value!)
@@ -198,7 +214,7 @@ function start(tabId: number, post: (m: WorkerToHub) => void): Session {
       stopped: false, completed: false, verdictTimer: null,
     }
     s.tracked.set(d.requestId, t)
-    if (t.phase === 'on') s.post({ type: 'live-request', request: info })
+    if (t.phase === 'on') s.outbox.push({ type: 'live-request', request: info })
     streamFilter.ondata = (e) => {
       // Always first: the page gets its bytes whatever happens below.
       streamFilter.write(e.data)
@@ -248,7 +264,7 @@ function start(tabId: number, post: (m: WorkerToHub) => void): Session {
 function onData(s: Session, requestId: string, t: Tracked, data: ArrayBuffer): void {
   const now = Date.now()
   if (t.phase === 'on') {
-    s.post({ type: 'live-chunk', id: t.info.id, data, t: now })
+    s.outbox.pushChunk(t.info.id, new Uint8Array(data), now)
     return
   }
   if (t.phase !== 'sniff') return
@@ -276,10 +292,10 @@ function end(s: Session, requestId: string, t: Tracked, failure: string | null):
   s.sent.delete(requestId)
   const now = Date.now()
   if (failure === null) {
-    s.post({ type: 'live-finished', id: t.info.id, t: now })
+    s.outbox.push({ type: 'live-finished', id: t.info.id, t: now })
   } else {
     const canceled = failure === 'NS_BINDING_ABORTED' || failure === 'NS_ERROR_ABORT'
-    s.post({ type: 'live-failed', id: t.info.id, t: now, canceled, reason: canceled ? 'cancelled by the page' : failure })
+    s.outbox.push({ type: 'live-failed', id: t.info.id, t: now, canceled, reason: canceled ? 'cancelled by the page' : failure })
   }
 }
 
@@ -288,10 +304,10 @@ function announce(s: Session, t: Tracked): void {
   // a maybe-stream that sniffed as one says why it is listed
   if (t.sniffer !== null && t.sniffer.reason !== null) t.info.listedBecause = t.sniffer.reason
   t.sniffer = null
-  s.post({ type: 'live-request', request: t.info })
+  s.outbox.push({ type: 'live-request', request: t.info })
   const held = t.held
   t.held = []
-  for (const h of held) s.post({ type: 'live-chunk', id: t.info.id, data: h.data, t: h.t })
+  for (const h of held) s.outbox.pushChunk(t.info.id, new Uint8Array(h.data), h.t)
 }
 
 function drop(s: Session, requestId: string, t: Tracked): void {

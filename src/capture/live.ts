@@ -3,8 +3,10 @@
 //
 // Network.enable; on Network.responseReceived of a streaming response,
 // Network.streamResourceContent returns what arrived so far (bufferedData) and from then on
-// every Network.dataReceived carries its bytes (data, base64). Bytes are forwarded untouched:
-// the panel's core decodes them with one streaming decoder per request. Workers and
+// every Network.dataReceived carries its bytes (data, base64). The bytes are decoded from
+// base64 here and handed to the hub through the outbox (live-outbox.ts): batched, off the
+// page's path, shed when the panel falls behind. The panel's core decodes the text with one
+// streaming decoder per request. Workers and
 // out-of-process iframes and service workers come through Target.setAutoAttach (flatten), each
 // session resumed with Runtime.runIfWaitingForDebugger (watchChild).
 //
@@ -14,8 +16,9 @@
 
 import browser from 'webextension-polyfill'
 import type { Header } from '../exchange/types.js'
-import type { HubToWorker, LiveRequestInfo, WorkerToHub } from './messages.js'
+import { liveChannelName, type HubToWorker, type LiveRequestInfo, type WorkerToHub } from './messages.js'
 import { base64Decode } from '../exchange/bytes.js'
+import { LiveOutbox } from './live-outbox.js'
 import { headerValue } from '../exchange/shared.js'
 import { HeadSniffer, liveDecision } from './live-decide.js'
 
@@ -34,7 +37,7 @@ interface Sent {
 }
 
 type Op =
-  | { kind: 'chunk'; data: string; t: number }
+  | { kind: 'chunk'; data: Uint8Array; t: number }
   | { kind: 'finished'; t: number }
   | { kind: 'failed'; t: number; canceled: boolean; reason: string }
 
@@ -51,7 +54,11 @@ interface Tracked {
 
 interface Session {
   tabId: number
+  /** Live capture's own state, to the hub (the Port). */
   post: (msg: WorkerToHub) => void
+  /** What was captured, to the hub (the live channel), batched. */
+  outbox: LiveOutbox
+  channel: BroadcastChannel
   sent: Map<string, Sent>
   tracked: Map<string, Tracked>
   /** The CDP failures already said in the panel (reportFailure). */
@@ -64,6 +71,12 @@ type Debuggee = chrome.debugger.Debuggee & { sessionId?: string }
 
 function send(target: Debuggee, method: string, params?: object): Promise<unknown> {
   return (chrome.debugger.sendCommand as unknown as (t: Debuggee, m: string, p?: object) => Promise<unknown>)(target, method, params)
+}
+
+/** CDP's base64, decoded natively where the engine can (Chromium 140+), else in JS. */
+function fromBase64(text: string): Uint8Array {
+  const native = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64
+  return native ? native(text) : base64Decode(text)
 }
 
 function toHeaders(h: Record<string, unknown> | undefined): Header[] {
@@ -91,6 +104,7 @@ export function installLiveCapture(): void {
     const s = sessions.get(source.tabId)
     if (!s) return
     sessions.delete(source.tabId)
+    close(s)
     const why = reason === 'canceled_by_user' ? 'debugging was cancelled from the browser bar' : reason === 'target_closed' ? 'the tab was closed or replaced' : String(reason)
     s.post({ type: 'live-detached', reason: why })
   })
@@ -113,7 +127,8 @@ export async function handleHubMessage(msg: HubToWorker, post: (m: WorkerToHub) 
       post({ type: 'live-result', ok: true, enabled: true })
       return
     }
-    const session: Session = { tabId: msg.tabId, post, sent: new Map(), tracked: new Map(), failures: new Set() }
+    const channel = new BroadcastChannel(liveChannelName(msg.tabId))
+    const session: Session = { tabId: msg.tabId, post, outbox: new LiveOutbox(channel), channel, sent: new Map(), tracked: new Map(), failures: new Set() }
     sessions.set(msg.tabId, session)
     try {
       await chrome.debugger.attach({ tabId: msg.tabId }, PROTOCOL_VERSION)
@@ -122,6 +137,7 @@ export async function handleHubMessage(msg: HubToWorker, post: (m: WorkerToHub) 
       post({ type: 'live-result', ok: true, enabled: true })
     } catch (e) {
       sessions.delete(msg.tabId)
+      channel.close()
       try { await chrome.debugger.detach({ tabId: msg.tabId }) } catch { /* not attached */ }
       post({ type: 'live-result', ok: false, enabled: false, message: `Could not attach the debugger: ${(e as Error).message ?? String(e)}` })
     }
@@ -133,8 +149,17 @@ export async function handleHubMessage(msg: HubToWorker, post: (m: WorkerToHub) 
 
 /** Detaches from the tab (the hub went away or live mode was turned off). */
 export async function stopLive(tabId: number): Promise<void> {
-  if (!sessions.delete(tabId)) return
+  const s = sessions.get(tabId)
+  if (!s) return
+  sessions.delete(tabId)
+  close(s)
   try { await chrome.debugger.detach({ tabId }) } catch { /* already detached */ }
+}
+
+/** What was captured before the end is still said; then the channel closes. */
+function close(s: Session): void {
+  s.outbox.flush()
+  s.channel.close()
 }
 
 function onEvent(s: Session, sessionId: string | undefined, method: string, p: Record<string, unknown>): void {
@@ -190,7 +215,7 @@ function onEvent(s: Session, sessionId: string | undefined, method: string, p: R
           if (maybe) { t.phase = 'sniff'; t.sniffer = new HeadSniffer(info.url, undefined, info.contentType) } else announce(s, t)
           const queued = t.queue
           t.queue = []
-          if (buffered) apply(s, k, t, { kind: 'chunk', data: buffered, t: Date.now() })
+          if (buffered) apply(s, k, t, { kind: 'chunk', data: fromBase64(buffered), t: Date.now() })
           for (const op of queued) apply(s, k, t, op)
         },
         () => {
@@ -206,7 +231,7 @@ function onEvent(s: Session, sessionId: string | undefined, method: string, p: R
       if (!data) return
       const k = key(sessionId, p['requestId'] as string)
       const t = s.tracked.get(k)
-      if (t) route(s, k, t, { kind: 'chunk', data, t: stamp(s, k, p) })
+      if (t) route(s, k, t, { kind: 'chunk', data: fromBase64(data), t: stamp(s, k, p) })
       return
     }
     case 'Network.loadingFinished': {
@@ -286,7 +311,7 @@ function apply(s: Session, k: string, t: Tracked, op: Op): void {
   if (t.phase === 'dropped') return
   if (t.phase === 'sniff') {
     t.held.push(op)
-    const verdict = op.kind === 'chunk' ? t.sniffer!.push(base64Decode(op.data)) : t.sniffer!.end()
+    const verdict = op.kind === 'chunk' ? t.sniffer!.push(op.data) : t.sniffer!.end()
     if (verdict === null) return
     if (verdict === 'no') { t.phase = 'dropped'; t.held = []; s.tracked.delete(k); s.sent.delete(k); return }
     if (t.sniffer!.reason !== null) t.info.listedBecause = t.sniffer!.reason
@@ -302,14 +327,14 @@ function apply(s: Session, k: string, t: Tracked, op: Op): void {
 
 function announce(s: Session, t: Tracked): void {
   t.phase = 'on'
-  s.post({ type: 'live-request', request: t.info })
+  s.outbox.push({ type: 'live-request', request: t.info })
 }
 
 function forward(s: Session, k: string, t: Tracked, op: Op): void {
-  if (op.kind === 'chunk') s.post({ type: 'live-chunk', id: t.id, data: op.data, t: op.t })
+  if (op.kind === 'chunk') s.outbox.pushChunk(t.id, op.data, op.t)
   else {
-    if (op.kind === 'finished') s.post({ type: 'live-finished', id: t.id, t: op.t })
-    else s.post({ type: 'live-failed', id: t.id, t: op.t, canceled: op.canceled, reason: op.reason })
+    if (op.kind === 'finished') s.outbox.push({ type: 'live-finished', id: t.id, t: op.t })
+    else s.outbox.push({ type: 'live-failed', id: t.id, t: op.t, canceled: op.canceled, reason: op.reason })
     s.tracked.delete(k)
     s.sent.delete(k)
   }

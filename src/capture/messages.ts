@@ -5,7 +5,11 @@
 //             (its worker; the panel page itself when no worker could start)
 //   panel  ⇄  hub                        BroadcastChannel `deltascope:<tabId>:control`: the Live
 //             toggle and DevTools' search bar, small messages the panel's UI thread handles
-//   hub    ⇄  service worker            runtime Port named `deltascope-live` (JSON in Chrome)
+//   hub    ⇄  background                runtime Port named `deltascope-live` (JSON in Chrome): the
+//             Live toggle and what happens to live capture itself
+//   background → hub                     BroadcastChannel `deltascope:<tabId>:live` (structured
+//             clone): the captured requests and their bytes, in batches (live-outbox.ts), each
+//             acknowledged by the hub
 //
 // Two channels, because a BroadcastChannel hands every message to every listener: with one,
 // the panel's UI thread would receive (and copy) every body its store's worker receives.
@@ -13,9 +17,8 @@
 // moment DevTools opened, also before the panel is first shown; it keeps the events and
 // replays them to the store. Only the background holds the live capture API (Chrome's
 // `debugger` in its service worker, Firefox's webRequest.filterResponseData in its background
-// script). Bytes cross the Port as base64 from Chrome (its runtime messaging is JSON) and as
-// the ArrayBuffer itself from Firefox (structured clone); the hub turns them into Uint8Array
-// before they reach the store.
+// script). Bytes never cross the Port: Chrome's runtime messaging is JSON, so they would cross
+// as base64, encoded and decoded once more, through the browser process, one message a read.
 
 import type { CaptureEvent, CapturedRequest } from '../exchange/types.js'
 
@@ -58,15 +61,25 @@ export type LiveRequestInfo = Omit<CapturedRequest, 'source'> & {
 
 export type WorkerToHub =
   | { type: 'live-result'; ok: boolean; enabled: boolean; message?: string }
-  | { type: 'live-request'; request: LiveRequestInfo }
-  /** The bytes as they arrived: base64 (Chrome), or the ArrayBuffer itself (Firefox). */
-  | { type: 'live-chunk'; id: string; data: string | ArrayBuffer; t: number }
-  | { type: 'live-finished'; id: string; t: number }
-  | { type: 'live-failed'; id: string; t: number; canceled: boolean; reason: string }
   /** A debugger command failed (a target's network not watched, a target not released): said in the panel. */
   | { type: 'live-problem'; level: 'info' | 'warning'; message: string }
   /** Live capture went away (the user pressed Cancel on Chrome's debugging bar, the tab closed…). */
   | { type: 'live-detached'; reason: string }
+
+/** What live capture saw, in the order it saw it: a batch of these crosses the live channel. */
+export type LiveCaptureMessage =
+  | { type: 'live-request'; request: LiveRequestInfo }
+  /** The bytes as they arrived (one network read). */
+  | { type: 'live-chunk'; id: string; data: Uint8Array; t: number }
+  | { type: 'live-finished'; id: string; t: number }
+  | { type: 'live-failed'; id: string; t: number; canceled: boolean; reason: string }
+  /** Deltascope stopped copying this request's bytes (live-outbox.ts): the capture is incomplete. */
+  | { type: 'live-shed'; id: string; t: number; reason: string }
+
+export type LiveChannelMessage =
+  | { type: 'live-batch'; seq: number; events: LiveCaptureMessage[] }
+  /** The hub took batch `seq` (the background's shedding counts what is not yet taken). */
+  | { type: 'live-ack'; seq: number }
 
 /** The one map: route → message type. */
 export interface MessageMap {
@@ -76,6 +89,7 @@ export interface MessageMap {
   'hub→panel': HubToPanel
   'hub→worker': HubToWorker
   'worker→hub': WorkerToHub
+  'live channel': LiveChannelMessage
 }
 
 export const LIVE_PORT_NAME = 'deltascope-live'
@@ -83,6 +97,11 @@ export const LIVE_PORT_NAME = 'deltascope-live'
 /** The capture events' channel (store ⇄ hub). */
 export function hubChannelName(tabId: number): string {
   return `deltascope:${tabId}`
+}
+
+/** Live capture's channel (background → hub, and the hub's acknowledgements back). */
+export function liveChannelName(tabId: number): string {
+  return `deltascope:${tabId}:live`
 }
 
 /** The panel's controls' channel (panel ⇄ hub): no bodies cross it. */

@@ -350,7 +350,7 @@ describe('the store in a worker, seen through its mirror', () => {
     const channel = new MessageChannel()
     open.push(channel.port1, channel.port2)
     const host = createStoreHost(channel.port1 as unknown as Port<ToStore, FromStore>)
-    const mirror = createStoreMirror(channel.port2 as unknown as Port<FromStore, ToStore>, { kind: 'devtools', live: { setEnabled: async () => ({ ok: true }), enabled: () => true } })
+    const mirror = createStoreMirror(channel.port2 as unknown as Port<FromStore, ToStore>, { kind: 'devtools', live: { mechanism: 'a test shell', setEnabled: async () => ({ ok: true }), enabled: () => true } })
     expect(mirror.live.value.enabled).toBe(true)
     await until(() => host.store.live.value.enabled)
     await new Promise((r) => setTimeout(r, 30))

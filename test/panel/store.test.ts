@@ -502,7 +502,7 @@ describe('panel store', () => {
   })
 
   it('reports live capture as the shell says, starting from its current state', () => {
-    const store = createPanelStore({ kind: 'devtools', live: { setEnabled: async () => ({ ok: true }), enabled: () => true } }, { schedule: () => {} })
+    const store = createPanelStore({ kind: 'devtools', live: { mechanism: 'a test shell', setEnabled: async () => ({ ok: true }), enabled: () => true } }, { schedule: () => {} })
     expect(store.live.value).toEqual({ enabled: true, message: null })
     store.apply({ type: 'live', enabled: false, message: 'the debugger was detached' })
     expect(store.live.value).toEqual({ enabled: false, message: 'the debugger was detached' })
