@@ -24,7 +24,10 @@ export async function stressCommand(source: Source, args: StressCommand & Stream
     ...(args.timeoutMs !== null ? { timeoutMs: args.timeoutMs } : {}),
   })
   await out.write(args.json ? toJson(report, 2) + '\n' : renderStress(report, { file: source.file, client: args.client }, style))
-  return report.ok ? 0 : 1
+  const code = report.ok ? 0 : 1
+  // a client left hanging may hold a timer or a socket that keeps Node alive: the report is out, stop
+  if (report.runs.some((r) => r.error?.kind === 'timed-out')) process.exit(code)
+  return code
 }
 
 /** The capture as a fixture: as stored when no flag changes it; a HAR entry or raw body through the exporter (credentials kept: nothing leaves). */
