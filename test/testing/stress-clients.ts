@@ -3,6 +3,7 @@
 // the body through the fetch stressClient gives them, as an app's own SSE reader does.
 
 import { toFixture, type Fixture } from '../../src/exchange/fixture.js'
+import type { Recording } from '../../src/exchange/types.js'
 import type { StressClient } from '../../src/testing.js'
 
 export type Bug =
@@ -79,6 +80,11 @@ const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
 
 /** A clean OpenAI chat stream with multi-byte characters (2, 3 and 4 bytes), one read per event, 100 ms apart. */
 export function chatFixture(): Fixture {
+  return toFixture(chatRecording(), { exportedAt: '2025-06-01T12:00:00.000Z' })
+}
+
+/** chatFixture()'s recording: the capture as the panel holds it. */
+export function chatRecording(): Recording {
   const deltas = [{ role: 'assistant', content: '' }, { content: 'Café ' }, { content: '☀ sunny' }, { content: ' in 日本 🌸' }]
   const events = [
     ...deltas.map((delta) => ({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })),
@@ -86,7 +92,7 @@ export function chatFixture(): Fixture {
   ].map((e) => `data: ${JSON.stringify(e)}\n\n`)
   events.push('data: [DONE]\n\n')
   const contentType = 'text/event-stream; charset=utf-8'
-  return toFixture({
+  return {
     request: {
       id: 'r1', method: 'POST', url: 'https://api.openai.com/v1/chat/completions', status: 200,
       requestHeaders: [{ name: 'content-type', value: 'application/json' }],
@@ -94,5 +100,5 @@ export function chatFixture(): Fixture {
       requestBody: '{"model":"gpt-4o-mini","stream":true,"messages":[]}', contentType, startedAt: STARTED_AT, source: 'live',
     },
     chunks: events.map((data, i) => ({ data, t: STARTED_AT + 100 * (i + 1) })),
-  }, { exportedAt: '2025-06-01T12:00:00.000Z' })
+  }
 }
