@@ -59,10 +59,12 @@ export function renderStress(report: StressReport, what: { file: string; client:
   const width = Math.max(14, ...[...report.runs.map((r) => r.chunking), ...report.notApplicable.map((n) => n.chunking)].map((n) => n.length))
   for (const run of report.runs) lines.push(...runRows(run, width, style))
   for (const skip of report.notApplicable) lines.push(`  ${style.dim('–')} ${skip.chunking.padEnd(width)}  ${style.dim(`not applicable: ${skip.reason}`)}`)
-  const exposed = [...new Set(report.runs.filter((r) => !r.equal).map((r) => r.chunking))]
-  if (exposed.length > 0) {
+  // one line per description: the random seeds share theirs
+  const exposed = new Map<string, string[]>()
+  for (const run of report.runs) if (!run.equal) exposed.set(describe(run.chunking), [...(exposed.get(describe(run.chunking)) ?? []), run.chunking])
+  if (exposed.size > 0) {
     lines.push('', 'What the failing chunkings exercise:')
-    for (const name of exposed) lines.push(`  ${name.padEnd(width)}  ${style.dim(describe(name))}`)
+    for (const [text, names] of exposed) lines.push(`  ${names.join(', ').padEnd(width)}  ${style.dim(text)}`)
   }
   return lines.join('\n') + '\n'
 }

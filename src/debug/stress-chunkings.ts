@@ -20,7 +20,7 @@ export const CHUNKINGS = {
   'crlf': 'SSE re-encoded with \\r\\n line endings (legal; some servers and proxies send them): a client that splits events only on "\\n\\n" never finds one.',
   'cr': 'SSE re-encoded with bare \\r line endings (legal, rare): a client that splits lines only on "\\n" sees one endless line.',
   'comments': 'SSE with a ": keepalive" comment line ahead of every event (proxies and servers send them): a client that takes a ":" line as data corrupts or drops the event.',
-  'no-space': 'SSE written "data:x", without the optional space (legal; some servers do): a client that cuts "data: " with its space loses each payload\'s first character.',
+  'no-space': 'SSE written "data:x", without the optional space (legal; some servers do): a client that looks for "data: " with its space finds nothing, one that cuts 6 characters loses each payload\'s first.',
   'retry-id': 'SSE with an "id:" field before and a "retry:" field after every event\'s data (a resumable stream): a client that takes every line, or the first or last line, as data corrupts the event.',
   'random:<seed>': 'Reads of 1 to 64 bytes, their sizes drawn from the seed: a mix of the cuts above; the same seed gives the same reads.',
 } as const
