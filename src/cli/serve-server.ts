@@ -1,5 +1,6 @@
 // The HTTP server of `deltascope serve`: each request routed to a capture by method and path
-// (any request when one capture is served; captures of the same route in turn), answered with
+// (when one file is served, a request no route matches gets its captures all the same;
+// captures of one route answer in turn), answered with
 // the recorded status and headers and the body as the chosen chunking's reads, each written
 // at its recorded time × 1/speed. CORS for browser apps: any origin, preflights answered.
 
@@ -11,6 +12,8 @@ export interface ServeOptions {
   speed: number
   /** One line per request, when it ends. */
   log(line: string): void
+  /** One file is served: any method and path is answered (by the captures in turn when none matches). */
+  anyPath: boolean
 }
 
 /**
@@ -35,14 +38,18 @@ export function createReplayServer(captures: readonly Capture[], options: ServeO
       options.log(`${method} ${req.url} → 204 preflight${req.headers.origin ? ` from ${req.headers.origin}` : ''}`)
       return
     }
-    const matching = captures.length === 1 ? captures : captures.filter((c) => c.method === method && c.path === path)
+    let key = `${method} ${path}`
+    let matching = captures.filter((c) => c.method === method && c.path === path)
+    if (matching.length === 0 && options.anyPath) {
+      key = '*'
+      matching = [...captures]
+    }
     if (matching.length === 0) {
       notFound(res, method, path, captures)
       options.log(`${method} ${req.url} → 404: no capture for it`)
       req.resume()
       return
     }
-    const key = `${method} ${path}`
     const n = turn.get(key) ?? 0
     turn.set(key, n + 1)
     const capture = matching[n % matching.length]!

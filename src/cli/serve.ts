@@ -19,7 +19,8 @@ export async function serveCommand(command: ServeCommand, style: Style): Promise
     process.stderr.write(`deltascope: serve: ${e.message}\n`)
     return 2
   }
-  const server = createReplayServer(captures, { speed: command.speed, log: (line) => process.stdout.write(`${clock()} ${line}\n`) })
+  const anyPath = command.files.length === 1
+  const server = createReplayServer(captures, { speed: command.speed, anyPath, log: (line) => process.stdout.write(`${clock()} ${line}\n`) })
   const listening = await new Promise<AddressInfo | Error>((resolve) => {
     server.once('error', resolve)
     server.listen(command.port, command.host, () => resolve(server.address() as AddressInfo))
@@ -31,7 +32,7 @@ export async function serveCommand(command: ServeCommand, style: Style): Promise
   }
   const host = listening.family === 'IPv6' ? `[${listening.address}]` : listening.address
   const base = `http://${host}:${listening.port}`
-  process.stdout.write(banner(base, captures, command, style))
+  process.stdout.write(banner(base, captures, command, anyPath, style))
   await new Promise<void>((resolve) => {
     const stop = () => { server.closeAllConnections(); server.close(() => resolve()) }
     process.once('SIGINT', stop)
@@ -40,14 +41,14 @@ export async function serveCommand(command: ServeCommand, style: Style): Promise
   return 0
 }
 
-function banner(base: string, captures: readonly Capture[], command: ServeCommand, style: Style): string {
+function banner(base: string, captures: readonly Capture[], command: ServeCommand, anyPath: boolean, style: Style): string {
   const lines = [`${style.bold('deltascope serve')}: listening on ${base} (${command.chunking} chunking, speed ${command.speed}${command.speed === 0 ? ': as fast as the socket takes it' : ''})`]
-  const one = captures.length === 1
   for (const c of captures) {
     const times = c.reads.map((r) => r.t).filter((t): t is number => t !== null)
     const over = times.length > 0 ? ` over ${Math.round(Math.max(...times))} ms` : ''
-    lines.push(`  ${c.method} ${c.path}  ← ${c.label} (${c.provider}, ${c.reads.length} read${c.reads.length === 1 ? '' : 's'}${over})${one ? style.dim('  any method and path: one capture') : ''}`)
+    lines.push(`  ${c.method} ${c.path}  ← ${c.label} (${c.provider}, ${c.reads.length} read${c.reads.length === 1 ? '' : 's'}${over})`)
   }
+  if (anyPath) lines.push(style.dim(captures.length === 1 ? '  (one file: any method and path gets it)' : '  (one file: a request no route matches gets its captures in turn)'))
   const hints = [...new Set(captures.map((c) => hint(base, c)))]
   lines.push('Point your app at it:', ...hints.map((h) => `  ${style.cyan(h)}`), 'Ctrl-C stops it.', '')
   return lines.join('\n')

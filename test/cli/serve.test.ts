@@ -57,7 +57,8 @@ describe('deltascope serve', () => {
     try {
       expect(serving.stdout().split('\n')).toEqual([
         `deltascope serve: listening on ${serving.base} (recorded chunking, speed 0: as fast as the socket takes it)`,
-        '  POST /v1/chat/completions  ← chat.deltascope.json (openai-chat, 6 reads over 600 ms)  any method and path: one capture',
+        '  POST /v1/chat/completions  ← chat.deltascope.json (openai-chat, 6 reads over 600 ms)',
+        '  (one file: any method and path gets it)',
         'Point your app at it:',
         `  OPENAI_BASE_URL=${serving.base}/v1`,
         'Ctrl-C stops it.',
@@ -150,6 +151,22 @@ describe('deltascope serve', () => {
         'GET /v1/chat/completions → 404: no capture for it',
         '',
       ])
+    } finally {
+      await serving.stop()
+    }
+  })
+
+  it('one file is answered on any method and path: a HAR\'s entries by their route, a request no route matches by them in turn', async () => {
+    const har = temp('one.har', JSON.stringify(toHar([
+      anthropicRecording('anthropic/usage-merged.sse', 'a1'), anthropicRecording('anthropic/parallel-tool-use.sse', 'a2'),
+    ], { includeCredentials: true })))
+    const serving = await startServe([har, '--speed', '0'])
+    try {
+      expect(serving.stdout().split('\n')[3]).toBe('  (one file: a request no route matches gets its captures in turn)')
+      const text = async (path: string, method = 'POST') => (await fetch(serving.base + path, { method })).text()
+      const usage = new TextDecoder().decode(wire('anthropic/usage-merged.sse'))
+      const parallel = new TextDecoder().decode(wire('anthropic/parallel-tool-use.sse'))
+      expect([await text('/v1/messages'), await text('/chat', 'GET'), await text('/chat'), await text('/v1/messages')]).toEqual([usage, usage, parallel, parallel])
     } finally {
       await serving.stop()
     }
