@@ -79,7 +79,7 @@ function chunkingsOf(given: readonly string[] | undefined): ChunkingName[] {
 }
 
 /** The fixture this run replays and is compared against: the recorded request and headers, this run's reads. */
-export function runFixture(fixture: Fixture, reads: readonly TimedRead[], reencoded: boolean): Fixture {
+function runFixture(fixture: Fixture, reads: readonly TimedRead[], reencoded: boolean): Fixture {
   const bytes = concatBytes(reads.map((r) => r.bytes))
   const text = utf8DecodeStrict(bytes)
   const chunks = reads.map((r): FixtureChunk => {
