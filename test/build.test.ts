@@ -2,11 +2,13 @@
 // plain Node 20 with no loader, and the CLI run by plain node.
 
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { merge } from '../src/index.js'
+import { fixtureToJson } from '../src/exchange/fixture.js'
+import { chatFixture } from './testing/stress-clients.js'
 
 const ROOT = new URL('../', import.meta.url).pathname
 const out = mkdtempSync(join(tmpdir(), 'deltascope-lib-'))
@@ -27,6 +29,16 @@ describe('the built library', () => {
   it('ships declarations next to the code', () => {
     expect(readFileSync(join(out, 'library.d.ts'), 'utf8')).toContain('createMerger')
     expect(readFileSync(join(out, 'index.d.ts'), 'utf8')).toContain("export * from './library.js'")
+  })
+
+  it('deltascope/testing stresses a client in plain Node: every chunking runs', () => {
+    const fixture = join(out, 'chat.deltascope.json')
+    writeFileSync(fixture, fixtureToJson(chatFixture()))
+    const script = `import { stressClient } from ${JSON.stringify(join(out, 'testing.js'))}; import { readFileSync } from 'node:fs'
+const report = await stressClient(async (fetch) => (await fetch('https://x.test/')).text(), readFileSync(${JSON.stringify(fixture)}, 'utf8'))
+process.stdout.write(JSON.stringify(report.runs.map((r) => r.chunking)))`
+    const printed = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+    expect(JSON.parse(printed)).toEqual(['recorded', 'whole', 'bytes-1', 'frame-straddle', 'utf8-split', 'line-straddle', 'crlf', 'cr', 'comments', 'no-space', 'retry-id', 'random:1', 'random:2', 'random:3'])
   })
 
   it('the compiled CLI runs with plain node', () => {

@@ -1,11 +1,13 @@
 // Command-line arguments → a command, or a one-line usage error. Pure: no I/O.
 
 import { parseArgs } from 'node:util'
+import { serveCommand, stressCommand, TOOL_OPTIONS, type ServeCommand, type StressCommand } from './args-tools.js'
+import { CHUNKINGS } from '../debug/stress-chunkings.js'
 import { PROVIDER_IDS, type LibraryMergeOptions as MergeOptions, type ProviderId, type Transport } from '../library.js'
 
 export const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream']
 
-export const COMMANDS = ['merge', 'frames', 'check', 'diagnose', 'timing'] as const
+export const COMMANDS = ['merge', 'frames', 'check', 'diagnose', 'timing', 'stress', 'serve'] as const
 export type CommandName = (typeof COMMANDS)[number]
 
 /** What every command that reads a stream shares. */
@@ -27,6 +29,8 @@ export type Command =
   | ({ kind: 'merge' | 'frames' } & StreamArgs)
   | ({ kind: 'check'; against: string } & StreamArgs)
   | ({ kind: 'diagnose' | 'timing'; stallMs: number | null } & StreamArgs)
+  | (StressCommand & StreamArgs)
+  | ServeCommand
 
 export type Parsed = { ok: true; command: Command } | { ok: false; message: string }
 
@@ -52,6 +56,16 @@ Commands:
   timing FILE     time to first byte, first frame, first reasoning / content / tool call,
                   total; gaps between frames, stalls, rates. Needs chunk times: a fixture
                   or a HAR exported from the panel with Live capture on
+  stress FILE --client MODULE
+                  runs your client (MODULE's default export: async (fetch) => result)
+                  on the capture under every chunking that breaks clients (each byte a
+                  read, a read boundary inside every frame and every multi-byte
+                  character, CRLF, keepalive comments, …): each chunking ✓ or ✗, with
+                  the cause and frame of each failure. FILE: a fixture or a HAR
+  serve FILE…     an HTTP server answering with the recorded response (status, headers,
+                  body cut by --chunking at the recorded pace × --speed), for your real
+                  app: prints the base URL to give it; logs each request. Fixtures or
+                  HARs; routed by method and path (any path when one capture is served)
 
 Options:
   --json                  merge: the Reply as JSON (nothing else on stdout)
@@ -71,6 +85,16 @@ Options:
                           stream with rules"): they name where the text, reasoning,
                           tool calls, finish reason and end are, for any JSON frames
                           (these five win over what a fixture or HAR recorded)
+  --client <module>       stress: your client, an ES module whose default export is
+                          async (fetch) => result (a .mjs or .js file)
+  --chunkings <a,b,…>     stress: the chunkings to run (default every one and random:1-3):
+                          ${Object.keys(CHUNKINGS).join(', ')}
+  --timeout <ms>          stress: a run that has not settled by then fails (default 10000)
+  --chunking <name>       serve: how the body is cut (default recorded)
+  --speed <x>             serve: 1 the recorded pace (default), 2 twice as fast,
+                          0 as fast as the socket takes it
+  --port <n>              serve: the port (default 8788; 0 picks a free one)
+  --host <addr>           serve: the address to bind (default 127.0.0.1)
   -h, --help              this help
   -v, --version           the version
 
@@ -80,6 +104,8 @@ Exit status: 2 bad usage or an unreadable input (one line on stderr), else
   check          0 equal; 1 different
   diagnose       0 nothing above info; 1 a warning or an error
   timing         0
+  stress         0 every run equal; 1 a run differed, threw or timed out
+  serve          runs until stopped (Ctrl-C); 2 when a capture cannot be served
 Colour only when stdout is a terminal and NO_COLOR is not set.
 `
 
@@ -93,11 +119,12 @@ const OPTIONS = {
   'content-type': { type: 'string' },
   url: { type: 'string' },
   rules: { type: 'string' },
+  ...TOOL_OPTIONS,
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
 
-const COMMAND_LIST = 'merge, frames, check, diagnose or timing'
+const COMMAND_LIST = 'merge, frames, check, diagnose, timing, stress or serve'
 
 export function parseCliArgs(argv: readonly string[]): Parsed {
   let values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string }
@@ -113,6 +140,9 @@ export function parseCliArgs(argv: readonly string[]): Parsed {
   if (command === undefined) return usage(`missing command (${COMMAND_LIST})`)
   if (!(COMMANDS as readonly string[]).includes(command)) return usage(`unknown command ${quote(command)} (${COMMAND_LIST})`)
   const name = command as CommandName
+  if (name === 'serve') return serveCommand(values, positionals.slice(1))
+  const misplaced = (Object.keys(TOOL_OPTIONS) as Array<keyof typeof TOOL_OPTIONS>).find((o) => values[o] !== undefined && (name !== 'stress' || !['client', 'chunkings', 'timeout'].includes(o)))
+  if (misplaced !== undefined) return usage(`--${misplaced} is for ${['client', 'chunkings', 'timeout'].includes(misplaced) ? 'stress' : 'serve'} only`)
   if (file === undefined) return usage(`${name}: missing FILE (a path, or - for stdin)`)
   if (extra.length > 0) return usage(`${name}: one FILE only, got also ${quote(extra[0]!)}`)
   if (values.against !== undefined && name !== 'check') return usage(`--against is for check only`)
@@ -144,6 +174,7 @@ export function parseCliArgs(argv: readonly string[]): Parsed {
   if (values.rules !== undefined && values.rules === '-' && file === '-') return usage('--rules and FILE cannot both be stdin')
   const base: StreamArgs = { file, json: values.json === true, options, entry, ...(values.rules !== undefined ? { rulesFile: values.rules } : {}) }
 
+  if (name === 'stress') return stressCommand(values, base)
   if (name === 'check') {
     if (values.against === undefined) return usage('check: missing --against RESULT (the client\'s result: a JSON file or text)')
     if (values.against === '-' && file === '-') return usage('check: FILE and RESULT cannot both be stdin')

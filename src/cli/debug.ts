@@ -12,7 +12,7 @@ import { fixtureOf, rawRecording, readWhole, recordingOptions, timedChunks, with
 import type { Style } from './style.js'
 
 /** The input as a Recording, whatever it was; a raw body keeps its bytes for a reference too. */
-async function recordingOf(source: Source, flags: MergeOptions): Promise<{ recording: Recording; body: Uint8Array | null }> {
+export async function recordingOf(source: Source, flags: MergeOptions): Promise<{ recording: Recording; body: Uint8Array | null }> {
   if (source.kind === 'raw') {
     const body = await readWhole(source.chunks, source.file)
     return { recording: rawRecording(source.file, body, flags), body }
@@ -89,7 +89,7 @@ function replay(recording: Recording, retainBody = true): { merger: Merger; repl
   return { merger, reply: merger.end() }
 }
 
-function hasFlags(flags: MergeOptions): boolean {
+export function hasFlags(flags: MergeOptions): boolean {
   return flags.provider !== undefined || flags.transport !== undefined || flags.contentType !== undefined || flags.url !== undefined || flags.rules !== undefined
 }
 

@@ -22,6 +22,8 @@ async function run(argv: readonly string[]): Promise<number> {
   if (command.kind === 'help') { await out.write(HELP); return 0 }
   if (command.kind === 'version') { await out.write(packageVersion() + '\n'); return 0 }
   const style = wantsColor(process.stdout.isTTY, process.env) ? ANSI : PLAIN
+  // serve reads its captures itself (several files) and runs until stopped
+  if (command.kind === 'serve') return await (await import('./serve.js')).serveCommand(command, style)
   try {
     if (command.rulesFile !== undefined) command.options.rules = await readRulesFile(command.rulesFile)
     const source = await openSource(command.file, command.entry)
@@ -35,6 +37,7 @@ async function run(argv: readonly string[]): Promise<number> {
       case 'check': return await (await import('./debug.js')).checkCommand(source, command, out, style)
       case 'diagnose': return await (await import('./debug.js')).diagnoseCommand(source, command, out, style)
       case 'timing': return await (await import('./debug.js')).timingCommand(source, command, out, style)
+      case 'stress': return await (await import('./stress.js')).stressCommand(source, command, out, style)
     }
   } catch (e) {
     if (e instanceof InputError) return fail(e.message)

@@ -212,6 +212,8 @@ const EMPTY_SCAN_LIMIT = 2000
 function overwrittenByEmpty(ref: Reference, field: TextField, runs: readonly TextRun[]): Finding | null {
   const merger = ref.merger
   if (merger === null) return null
+  // every frame writing it arrived split across reads: per-read parsing explains it as well (dropped-frames says so)
+  if (splitExplains(ref, distinctFrames(runs), [])) return null
   const last = runs[runs.length - 1]!
   const path = pathOfString(merger.frame(last.frame).json, last.text)
   if (path === null) return null

@@ -14,6 +14,12 @@ export interface TestFileOptions {
    * "./chat.deltascope.json") instead of embedding it.
    */
   fixtureFile?: string
+  /**
+   * Also write a second test that runs the same client under every chunking that breaks
+   * clients (stressClient: each byte a read, a boundary inside every frame and character,
+   * CRLF, keepalive comments…). Default true.
+   */
+  stress?: boolean
 }
 
 /** The marker lines around the function the user replaces: tests and editors find it by them. */
@@ -23,6 +29,7 @@ export const CLIENT_END = '// ───── end of your client ─────
 /** The text of a `.test.ts` file that runs the user's client on the captured response. */
 export function toTestFile(fixture: Fixture, options: TestFileOptions = {}): string {
   const from = options.importFrom ?? 'deltascope/testing'
+  const stress = options.stress ?? true
   const times = fixture.chunks.map((c) => c.t).filter((t): t is number => t !== null)
   const duration = times.length > 0 ? Math.max(0, ...times) : 0
   const chunkCount = fixture.chunks.length > 0 ? fixture.chunks.length : 1
@@ -42,7 +49,7 @@ export function toTestFile(fixture: Fixture, options: TestFileOptions = {}): str
   const imports = [
     ...(options.fixtureFile !== undefined ? ["import { readFileSync } from 'node:fs'"] : []),
     "import { afterEach, expect, it, vi } from 'vitest'",
-    `import { compareReply, parseFixture, replayResponse } from ${quote(from)}`,
+    `import { ${stress ? 'compareReply, parseFixture, replayResponse, stressClient' : 'compareReply, parseFixture, replayResponse'} } from ${quote(from)}`,
   ]
   const load = options.fixtureFile !== undefined
     ? `const fixture = parseFixture(readFileSync(new URL(${quote(options.fixtureFile)}, import.meta.url), 'utf8'))`
@@ -78,8 +85,31 @@ it(${quote(oneLine(title))}, async () => {
   expect(comparison.equal, failure).toBe(true)
 }, 10_000 + DURATION_MS * REPLAY_SPEED)
 `
-  return [...header, ...imports].join('\n') + '\n' + body.replace('DURATION_MS', String(Math.ceil(duration)))
+  const text = [...header, ...imports].join('\n') + '\n' + body.replace('DURATION_MS', String(Math.ceil(duration)))
+  return stress ? text + STRESS_TEST : text
 }
+
+/**
+ * The same client under every chunking: each run's fetch (a replay of the capture cut another
+ * way) is made the global fetch while runMyClient() runs. Runs are one after another, so the
+ * stub never serves two at once.
+ */
+const STRESS_TEST = `
+// Bugs the recording did not trigger: the same bytes cut into other network reads (each byte
+// its own read, a read boundary inside every frame and every multi-byte character…) and, for
+// SSE, re-encoded as servers may legally send them (CRLF, keepalive comments, no space after
+// "data:"). Each failure names the chunking, the cause and the frame.
+it('my client rebuilds the same reply under every chunking that breaks clients', async () => {
+  const report = await stressClient(async (fetch) => {
+    vi.stubGlobal('fetch', fetch)
+    return await runMyClient()
+  }, fixture, { timeoutMs: 5_000 })
+  const failures = report.runs.filter((r) => !r.equal).map((r) => \`\${r.chunking}: \${r.error
+    ? \`\${r.error.kind} (\${r.error.message})\`
+    : r.comparison!.differences.map((d) => \`\${d.field}: \${d.message} [\${d.cause}\${d.frame === null ? '' : \`, frame \${d.frame}\`}]\`).join('; ')}\`)
+  expect(failures, failures.join('\\n')).toEqual([])
+}, 90_000)
+`
 
 function quote(text: string): string {
   return JSON.stringify(text)

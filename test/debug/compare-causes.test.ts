@@ -117,6 +117,14 @@ describe('overwritten', () => {
     const result = compareReply(fixtureOf(DEMO, reads), buggyChatClient(reads, { parsePerRead: true }))
     expect(result.differences.map((d) => [d.field, d.cause, d.frame])).toEqual([['choices[0].content', 'dropped-frames', 4]])
   })
+
+  it('an empty field whose frames all arrived split, from a client that read nothing whole: dropped-frames, though a later frame sends the key as null', () => {
+    // DeepSeek sends reasoning_content: null once the answer starts (frame 4): a replacing client would end empty too
+    const name = 'openai-chat/deepseek-reasoning-content.sse'
+    const reads = cutEvery(wire(name), 7)
+    const result = compareReply(fixtureOf(name, reads), buggyChatClient(reads, { parsePerRead: true }))
+    expect(result.differences.find((d) => d.field === 'choices[0].reasoning')).toMatchObject({ cause: 'dropped-frames', frame: 1 })
+  })
 })
 
 describe('duplicated-frames', () => {

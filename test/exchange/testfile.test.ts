@@ -31,7 +31,7 @@ describe('toTestFile: text', () => {
       '// what Deltascope rebuilt from the same frames. Set REPLAY_SPEED to 1 to deliver the chunks',
       '// at their recorded times (0 delivers them at once).',
       "import { afterEach, expect, it, vi } from 'vitest'",
-      'import { compareReply, parseFixture, replayResponse } from "deltascope/testing"',
+      'import { compareReply, parseFixture, replayResponse, stressClient } from "deltascope/testing"',
       '',
       'const REPLAY_SPEED = 0',
       '',
@@ -61,6 +61,15 @@ describe('toTestFile: text', () => {
     const text = toTestFile(odd)
     expect(text.split('\n')[1]).toBe('// POST https://x.test/a // injected b → 200 text/event-stream; charset=utf-8')
     expect(text).not.toContain('\n// injected')
+  })
+
+  it('writes a stress test beside the replay test: the same client under every chunking, its global fetch the run\'s replay', () => {
+    const text = toTestFile(fixture)
+    expect(text).toContain("it('my client rebuilds the same reply under every chunking that breaks clients', async () => {")
+    expect(text).toContain("    vi.stubGlobal('fetch', fetch)\n    return await runMyClient()\n  }, fixture, { timeoutMs: 5_000 })")
+    const without = toTestFile(fixture, { stress: false })
+    expect(without).not.toContain('stressClient')
+    expect(without).toContain('import { compareReply, parseFixture, replayResponse } from "deltascope/testing"')
   })
 
   it('reads the fixture file instead when asked', () => {
@@ -150,6 +159,7 @@ describe('toTestFile: the generated files run the user\'s client under vitest an
       testResults: Array<{ name: string; assertionResults: Array<{ status: string; duration: number; failureMessages: string[] }> }>
     }
     const byFile = Object.fromEntries(results.testResults.map((r) => [r.name.split('/').pop()!, r.assertionResults[0]!]))
+    const stressOf = Object.fromEntries(results.testResults.map((r) => [r.name.split('/').pop()!, r.assertionResults[1]!]))
     expect(Object.fromEntries(Object.entries(byFile).map(([k, v]) => [k, v.status]))).toEqual({
       'untouched.gen.ts': 'failed',
       'openai-sdk.gen.ts': 'passed',
@@ -165,6 +175,18 @@ describe('toTestFile: the generated files run the user\'s client under vitest an
     // openai-node keeps only the last reasoning_content piece: a real client bug, named
     expect(byFile['openai-sdk-reasoning.gen.ts']!.failureMessages[0]).toContain('choices[0].reasoning: ')
     expect(byFile['openai-sdk-reasoning.gen.ts']!.failureMessages[0]).toContain('[overwritten, frame ')
+    // the stress test beside each: the SDKs pass every chunking; the naive client fails where frames are split
+    expect(Object.fromEntries(Object.entries(stressOf).map(([k, v]) => [k, v.status]))).toEqual({
+      'untouched.gen.ts': 'failed',
+      'openai-sdk.gen.ts': 'passed',
+      'openai-sdk-realtime.gen.ts': 'passed',
+      'anthropic-sdk-file.gen.ts': 'passed',
+      'naive.gen.ts': 'failed',
+      'openai-sdk-reasoning.gen.ts': 'failed',
+    })
+    expect(stressOf['untouched.gen.ts']!.failureMessages[0]).toContain('recorded: threw (Error: Deltascope: put your client in runMyClient()')
+    expect(stressOf['naive.gen.ts']!.failureMessages[0]).toContain('frame-straddle: choices[0].content: ')
+    expect(stressOf['naive.gen.ts']!.failureMessages[0]).toContain('[dropped-frames, frame ')
     const last = unicode.chunks.at(-1)!.t!
     expect(byFile['openai-sdk-realtime.gen.ts']!.duration).toBeGreaterThanOrEqual(last - 20)
   }, 180_000)
