@@ -10,13 +10,16 @@
 //   2. a document fetch and an image load, ten of each, during a 5 MB stream paced over about
 //      3 s: the median with Live on minus the median with it off (target ≤ 20 ms);
 //   3. a service worker registered under a fresh scope: time to `activated` (target ≤ 2× the
-//      Live-off time + 100 ms).
+//      Live-off time + 100 ms);
+//   4. (Chromium) a stream of 2,000 frames a second for 5 s under Live: the panel lists every
+//      frame (its row's frame count against the core's merge() of the same body).
 // Times are taken in the page (performance.now). Not part of `npm test`: timed checks belong here.
 
 import { join } from 'node:path'
 import { CHROME_DIST, ensureExtensionBuilt, launchWithExtension, sleep, type PanelHandle } from '../test/support/browser.js'
 import { buildFirefoxForTest, launchFirefox, removeBuild, startProbeServer } from '../test/support/firefox.js'
-import { inPageRead, inPageServiceWorker, inPageTimeResource, sha256, siteBody, startLiveSite, type LiveSite } from '../test/support/live-site.js'
+import { merge } from '../src/library.js'
+import { framesBody, inPageRead, inPageServiceWorker, inPageTimeResource, sha256, siteBody, startLiveSite, type LiveSite } from '../test/support/live-site.js'
 
 const args = new Set(process.argv.slice(2))
 const quick = args.has('--quick')
@@ -33,6 +36,8 @@ const SW_TRIES = quick ? 2 : 5
 interface Driver {
   name: string
   page<T>(expression: string): Promise<T>
+  /** The frame count of the row for `url` once it ended (null: none within 30 s). */
+  rowFrames(url: string): Promise<number | null>
   setLive(on: boolean): Promise<void>
   clear(): Promise<void>
   close(): Promise<void>
@@ -53,6 +58,13 @@ async function chromeDriver(site: LiveSite): Promise<Driver> {
       await panel.waitFor(`${t}.checked === ${on} && !${t}.disabled`, { message: `Live ${on ? 'on' : 'off'}` })
     },
     clear: () => panel.evaluate(`document.querySelector('[data-testid=clear]').click()`),
+    async rowFrames(url) {
+      const row = `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${JSON.stringify(url)})`
+      try {
+        await panel.waitFor(`${row} && ${row}.dataset.state !== 'live'`, { timeout: 30_000 })
+      } catch { return null }
+      return panel.evaluate<number>(`Number(${row}.querySelector('[data-testid=request-frames]').textContent)`)
+    },
     close: () => b.close(),
   }
 }
@@ -75,6 +87,13 @@ async function firefoxDriver(site: LiveSite): Promise<Driver> {
       await probe.waitFor(toggle, (n) => n[0]?.checked === on && n[0]?.disabled !== true, { message: `Live ${on ? 'on' : 'off'}` })
     },
     async clear() { await probe.click('[data-testid=clear]') },
+    async rowFrames(url) {
+      try {
+        const rows = await probe.waitFor('[data-testid=request-row]', (n) => n.some((r) => r.data['url'] === url && r.data['state'] !== 'live'), { timeout: 30_000 })
+        const frames = await probe.read(`[data-testid=request-row][data-url=${JSON.stringify(url)}] [data-testid=request-frames]`)
+        return rows.length > 0 && frames[0] ? Number(frames[0].text) : null
+      } catch { return null }
+    },
     async close() { await ff.close(); await probe.close(); removeBuild(dir) },
   }
 }
@@ -91,10 +110,11 @@ interface Figures {
   reads: Array<{ bytes: number; off: number[]; on: number[]; ratio: number; exact: boolean }>
   others: Array<{ what: string; off: number; on: number; added: number }>
   serviceWorker: { off: number[]; on: number[]; target: number; failures: string[] }
+  frameRate: { want: number; listed: number | null }
 }
 
 async function measure(d: Driver, site: LiveSite): Promise<Figures> {
-  const f: Figures = { browser: d.name, reads: [], others: [], serviceWorker: { off: [], on: [], target: 0, failures: [] } }
+  const f: Figures = { browser: d.name, reads: [], others: [], serviceWorker: { off: [], on: [], target: 0, failures: [] }, frameRate: { want: 0, listed: null } }
   let nonce = 0
   // 1. big streams read by the page
   for (const bytes of SIZES) {
@@ -146,6 +166,14 @@ async function measure(d: Driver, site: LiveSite): Promise<Figures> {
   sw.target = 2 * median(sw.off) + 100
   const swPass = sw.failures.length === 0 && median(sw.on) <= sw.target
   log(`  ${d.name}: a service worker activates: off ${sw.off.map(fmt).join(', ')}; on ${sw.on.map(fmt).join(', ')}${sw.failures.length ? `; FAILED: ${sw.failures.join('; ')}` : ''}; median on ${fmt(median(sw.on))} (target ≤ ${fmt(sw.target)}) ${swPass ? 'PASS' : 'FAIL'}`)
+  // 4. every frame of 2,000 a second is listed
+  await d.setLive(true)
+  await d.clear()
+  const url = `${site.url}/frames?rate=2000&seconds=5&n=${++nonce}`
+  await d.page(inPageRead(url))
+  f.frameRate = { want: merge(framesBody(10_000).join('')).frameCount, listed: await d.rowFrames(url) }
+  log(`  ${d.name}: 2,000 frames/s for 5 s under Live: ${f.frameRate.listed ?? 'no row'} of ${f.frameRate.want} frames listed ${f.frameRate.listed === f.frameRate.want ? 'PASS' : 'FAIL'}`)
+  await d.clear()
   await d.setLive(false)
   return f
 }

@@ -96,6 +96,7 @@ parent.postMessage('ready', '*')</script>`)
     if (u.pathname === '/doc.html') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(`<!doctype html><title>doc</title><p>${'A paragraph. '.repeat(400)}</p>`)
     if (u.pathname === '/img.png') return void res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' }).end(png)
     if (u.pathname === '/stream') return void stream(res, u.searchParams)
+    if (u.pathname === '/frames') return void frames(res, Number(u.searchParams.get('rate') ?? 2000), Number(u.searchParams.get('seconds') ?? 5))
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Live integrity</title><p>Live integrity')
   })
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
@@ -141,6 +142,31 @@ function stream(res: ServerResponse, q: URLSearchParams): void {
     res.end()
   }
   next()
+}
+
+/** The body /frames sends: `count` OpenAI chunks, one short word each, then [DONE]. */
+export function framesBody(count: number): string[] {
+  const frames: string[] = []
+  for (let i = 0; i < count; i++) frames.push(`data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"w${i} "}}]}\n\n`)
+  frames.push('data: [DONE]\n\n')
+  return frames
+}
+
+/** `rate` frames a second for `seconds`, written every 10 ms, each write its own socket write. */
+function frames(res: ServerResponse, rate: number, seconds: number): void {
+  const all = framesBody(rate * seconds)
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' })
+  const perTick = Math.max(1, Math.round(rate / 100))
+  let at = 0
+  const t0 = Date.now()
+  const tick = (): void => {
+    // catch up with the clock: the rate holds even when a timer fires late
+    const due = Math.min(all.length, Math.round(((Date.now() - t0) / 1000) * rate) + perTick)
+    while (at < due) res.write(all[at++]!)
+    if (at < all.length) setTimeout(tick, 10)
+    else res.end()
+  }
+  tick()
 }
 
 /** A page expression: fetches `url` and reads it to the end; {ms, bytes, sha256}. */
