@@ -4,6 +4,7 @@
 // failure saying so; the report is the same for the same capture and chunkings.
 
 import Anthropic from '@anthropic-ai/sdk'
+import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai'
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
 import { fixtureToJson } from '../../src/exchange/fixture.js'
@@ -27,6 +28,15 @@ const openaiResponses: StressClient = async (fetch) => {
 const anthropic: StressClient = async (fetch) => {
   const client = new Anthropic({ apiKey: 'unused', baseURL: ORACLE_BASE, maxRetries: 0, fetch: fetch as NonNullable<ConstructorParameters<typeof Anthropic>[0]>['fetch'] })
   return await client.messages.stream({ model: 'x', max_tokens: 1, messages: [] }).finalMessage()
+}
+
+/** The AI SDK's chat transport (what useChat runs), its UI message stream read to the last message. */
+const aiSdkChat: StressClient = async (fetch) => {
+  const transport = new DefaultChatTransport({ api: `${ORACLE_BASE}/api/chat`, fetch: fetch as typeof globalThis.fetch })
+  const stream = await transport.sendMessages({ chatId: 'c1', messages: [], trigger: 'submit-message', messageId: undefined, abortSignal: undefined })
+  let last: UIMessage | undefined
+  for await (const message of readUIMessageStream({ stream })) last = message
+  return last
 }
 
 /** Per run: the chunking and whether it was equal, or its failure. */
@@ -68,6 +78,13 @@ describe('real clients pass every chunking of clean captures', () => {
     const name = 'anthropic/thinking-text-tool-use.sse'
     const report = await stressClient(anthropic, fixtureOf(name, cutEvery(wire(name), 64)), { chunkings: DEFAULT_CHUNKINGS.filter((n) => n !== 'utf8-split') })
     expect(verdicts(report)).toEqual({ ...EVERY_RUN_EQUAL, 'utf8-split': undefined })
+  })
+
+  it('the AI SDK chat transport (ai 6, DefaultChatTransport + readUIMessageStream) on reasoning, text and a tool call', async () => {
+    const name = 'ai-sdk/reasoning-text-tool-call.sse'
+    const report = await stressClient(aiSdkChat, fixtureOf(name, cutEvery(wire(name), 90)), { chunkings: DEFAULT_CHUNKINGS.filter((n) => n !== 'utf8-split') })
+    expect(verdicts(report)).toEqual({ ...EVERY_RUN_EQUAL, 'utf8-split': undefined })
+    expect(report.ok).toBe(true)
   })
 
   it('the hand-written client without a bug passes every chunking too', async () => {
