@@ -111,10 +111,13 @@ export function withoutZeroTail(body: BodyData): { body: BodyData; zeros: number
 // ---------------------------------------------------------------------------
 // Which responses are listed
 
-/** Content types that are streams by declaration (AWS event streams too: Bedrock sends them as binary, read from the bytes). */
+/**
+ * Content types that are streams by declaration (AWS event streams and Connect streams too:
+ * Bedrock and Kimi send them as binary, read from the bytes).
+ */
 export function isStreamingContentType(contentType: string | null | undefined): boolean {
   const t = transportFromContentType(contentType ?? undefined)
-  return t !== null && (t.transport === 'sse' || t.transport === 'ndjson' || t.transport === 'eventstream')
+  return t !== null && (t.transport === 'sse' || t.transport === 'ndjson' || t.transport === 'eventstream' || t.transport === 'connect')
 }
 
 const NEVER_STREAMS = /^(image|audio|video|font)\/|^text\/(html|css|javascript)|^application\/(javascript|ecmascript|wasm|pdf|zip|x-javascript|manifest\+json)/

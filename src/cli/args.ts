@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util'
 import { PROVIDER_IDS, type LibraryMergeOptions as MergeOptions, type ProviderId, type Transport } from '../library.js'
 
-export const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream']
+export const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream', 'connect']
 
 export const COMMANDS = ['merge', 'frames', 'check', 'diagnose', 'timing'] as const
 export type CommandName = (typeof COMMANDS)[number]
