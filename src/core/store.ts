@@ -21,6 +21,8 @@ export class FrameStore {
   private readonly entryList: FrameEntry[] = []
   /** With retainBody: false: the byte where the first frame completed by the latest batch starts. */
   private firstStartInPush = -1
+  /** application/connect+proto: Connect messages are shown as protobuf bytes when read again. */
+  connectProto = false
 
   /**
    * `keep: false` (merge()): nothing but the Reply will be read, so frames are counted, not
@@ -122,7 +124,7 @@ export class FrameStore {
     }
     if (transport === 'connect') {
       // binary envelopes: shown as their JSON payload (src/core/connect.ts)
-      const m = readEnvelope(this.body.bytes(byteStart, byteEnd), byteStart)
+      const m = readEnvelope(this.body.bytes(byteStart, byteEnd), byteStart, { proto: this.connectProto })
       return { raw: m.raw, data: m.data }
     }
     const raw = this.body.slice(byteStart, byteEnd)
