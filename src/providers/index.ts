@@ -12,6 +12,7 @@ import { bedrock } from './bedrock.js'
 import { cohere } from './cohere.js'
 import { gemini } from './gemini.js'
 import { generic } from './generic.js'
+import { kimi } from './kimi.js'
 import { langgraph } from './langgraph.js'
 import { librechat } from './librechat.js'
 import { lobechat } from './lobechat.js'
@@ -30,6 +31,7 @@ const ADAPTERS = {
   langgraph, // its own event names (`messages`, `messages/partial`…); its messages may carry Anthropic content blocks
   librechat, // `event: message` frames told apart by their keys (final, created, event: on_*, sync, message, type+messageId)
   'chatgpt-web': chatgptWeb, // event names (delta_encoding, delta) and frame types no other format sends
+  kimi, // Connect operations ({op, mask, block|message|chat}) and the older {"event": "cmpl"…} frames
   anthropic,
   'openai-responses': openaiResponses,
   gemini,

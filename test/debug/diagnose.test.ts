@@ -410,6 +410,10 @@ describe('diagnose: the repository fixtures', () => {
     'gemini/multiple-candidates.sse': [['truncated-by-limit', 'warning', 2]],
     'gemini/partial-args-cut-off.sse': [['no-terminal-event', 'warning', null], ['note', 'warning', 2]],
     'gemini/prompt-blocked.sse': [['empty-reply', 'warning', null], ['note', 'warning', 0]],
+    // cut 30 bytes into the message.status envelope: the frame error is the Reply's, the missing end a warning
+    'kimi/connect-cut-in-envelope.bin': [['no-terminal-event', 'warning', null]],
+    // the end-of-stream envelope's Connect error
+    'kimi/connect-end-stream-error.bin': [['provider-error', 'error', 2]],
     // the recording's authors trimmed most reasoning deltas: both block finishes differ
     'langgraph/events-reasoning-trimmed.sse': [['no-terminal-event', 'warning', null], ['final-mismatch', 'warning', 12], ['final-mismatch', 'warning', 13], ['unterminated-frame', 'warning', 15]],
     'langgraph/messages-tuple-text-then-finish.sse': [['no-terminal-event', 'warning', null]],
