@@ -3,8 +3,7 @@
 // (the framing, not the service, says so: src/core/connect.ts).
 
 import type { Delta, ProviderAdapter } from '../core/types.js'
-import { END_STREAM_EVENT as CONNECT_END_STREAM } from '../core/connect.js'
-import { errorDelta, typeField } from './shared.js'
+import { CONNECT_END_STREAM, errorDelta, typeField } from './shared.js'
 
 const KEEPALIVE: ReadonlySet<string> = new Set(['ping', 'keepalive', 'keep-alive', 'heartbeat'])
 

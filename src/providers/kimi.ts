@@ -20,10 +20,9 @@
 //    `{"event": …}` objects, read by src/providers/kimi-sse.ts.
 
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
-import { END_STREAM_EVENT } from '../core/connect.js'
 import { isLegacyKimiFrame, mapLegacyKimi, newLegacyState } from './kimi-sse.js'
 import { SearchCalls } from './search-call.js'
-import { arr, errorDelta, isObject, quote, str, type JsonObject } from './shared.js'
+import { arr, CONNECT_END_STREAM as END_STREAM_EVENT, errorDelta, isObject, quote, str, type JsonObject } from './shared.js'
 import { snapshotDeltas } from './snapshot.js'
 
 const CHOICE = 0

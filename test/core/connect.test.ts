@@ -4,6 +4,8 @@
 
 import { describe, expect, it } from 'vitest'
 import { createMerger, merge, type MergeOptions } from '../../src/index.js'
+import { END_STREAM_EVENT } from '../../src/core/connect.js'
+import { CONNECT_END_STREAM } from '../../src/providers/shared.js'
 import { concatBytes, endStream, envelope } from '../support/connect.js'
 
 const JSON_TYPE: MergeOptions = { contentType: 'application/connect+json' }
@@ -85,6 +87,12 @@ describe('Connect envelopes', () => {
     const { reply } = read(concatBytes(envelope('{"a":1}'), bad))
     expect(reply.errors.map((e) => [e.frame, e.offset, e.message])).toEqual([[1, 12,
       'impossible envelope length 2147483647 at byte 13 (over 67108864 bytes): where the next envelope starts cannot be known, so the rest of the body (7 bytes from byte 12) is not read']])
+  })
+})
+
+describe("the end-of-stream envelope's event", () => {
+  it('is the one the providers read (they import no core code, so they name it themselves)', () => {
+    expect(END_STREAM_EVENT).toBe(CONNECT_END_STREAM)
   })
 })
 
