@@ -8,6 +8,7 @@ import { aiSdk } from './ai-sdk.js'
 import { aiSdkV4 } from './ai-sdk-v4.js'
 import { anthropic } from './anthropic.js'
 import { chatgptWeb } from './chatgpt-web.js'
+import { deepseek } from './deepseek.js'
 import { bedrock } from './bedrock.js'
 import { cohere } from './cohere.js'
 import { gemini } from './gemini.js'
@@ -30,6 +31,7 @@ const ADAPTERS = {
   lobechat, // before the provider formats: its `event: data` frames carry their raw objects
   langgraph, // its own event names (`messages`, `messages/partial`…); its messages may carry Anthropic content blocks
   librechat, // `event: message` frames told apart by their keys (final, created, event: on_*, sync, message, type+messageId)
+  deepseek, // before chatgpt-web: its path operations ({p: "response/…", o: "APPEND"}) would read as ChatGPT's
   'chatgpt-web': chatgptWeb, // event names (delta_encoding, delta) and frame types no other format sends
   kimi, // Connect operations ({op, mask, block|message|chat}) and the older {"event": "cmpl"…} frames
   anthropic,

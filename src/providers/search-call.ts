@@ -45,6 +45,11 @@ export class SearchCalls {
     this.ensure().results.push(...values)
   }
 
+  /** The open search's results, all of them: a SET of the list (one is started if none is). */
+  replaceResults(values: readonly unknown[]): void {
+    this.ensure().results = [...values]
+  }
+
   /** The open search as one whole tool call; none when no search is open. */
   close(): Delta[] {
     const s = this.open
