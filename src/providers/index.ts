@@ -20,6 +20,7 @@ import { lobechat } from './lobechat.js'
 import { ollama } from './ollama.js'
 import { openaiChat } from './openai-chat.js'
 import { openaiResponses } from './openai-responses.js'
+import { qwen } from './qwen.js'
 
 /**
  * Every adapter by its id, most specific first: the first adapter that recognises a frame
@@ -41,6 +42,7 @@ const ADAPTERS = {
   'ai-sdk': aiSdk,
   cohere,
   'ag-ui': agUi,
+  qwen, // before openai-chat: its chunks are OpenAI-like, told apart by the delta's phase
   'openai-chat': openaiChat,
   generic,
 } as const satisfies Record<string, ProviderAdapter>
