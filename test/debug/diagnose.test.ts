@@ -414,6 +414,8 @@ describe('diagnose: the repository fixtures', () => {
     'kimi/connect-cut-in-envelope.bin': [['no-terminal-event', 'warning', null]],
     // the end-of-stream envelope's Connect error
     'kimi/connect-end-stream-error.bin': [['provider-error', 'error', 2]],
+    // the thinking_summary phase, kept out of the reply
+    'qwen/chat-summary-answer.sse': [['note', 'info', 1]],
     // the recording's authors trimmed most reasoning deltas: both block finishes differ
     'langgraph/events-reasoning-trimmed.sse': [['no-terminal-event', 'warning', null], ['final-mismatch', 'warning', 12], ['final-mismatch', 'warning', 13], ['unterminated-frame', 'warning', 15]],
     'langgraph/messages-tuple-text-then-finish.sse': [['no-terminal-event', 'warning', null]],

@@ -9,6 +9,13 @@ import { loadFixtures } from '../support/fixtures.js'
 
 const fixtures = loadFixtures({ tolerant: true })
 
+/**
+ * Formats some of whose frames are another format's byte for byte: Qwen Chat sends plain
+ * OpenAI chunks (no `phase`) between its phased ones, and those are openai-chat's to claim;
+ * its stream is still named by its own frames, checked below.
+ */
+const SHARED_FRAMES: Record<string, readonly string[]> = { qwen: ['openai-chat'] }
+
 describe('detection across every provider\'s fixtures', () => {
   for (const f of fixtures) {
     const own = f.name.slice(0, f.name.indexOf('/'))
@@ -20,7 +27,7 @@ describe('detection across every provider\'s fixtures', () => {
       for (const frame of m.frames()) {
         if (frame.kind !== 'data') continue
         const by = defaultRegistry.recognize({ seq: frame.seq, event: frame.event, json: frame.json })
-        if (by !== null) expect(`frame ${frame.seq}: ${by.id}`).toBe(`frame ${frame.seq}: ${own}`)
+        if (by !== null && !(SHARED_FRAMES[own] ?? []).includes(by.id)) expect(`frame ${frame.seq}: ${by.id}`).toBe(`frame ${frame.seq}: ${own}`)
       }
       expect(m.providerChoice()).toEqual({ id: own, reason: own === 'rules' ? 'forced' : 'frames' })
     })
