@@ -9,6 +9,7 @@ import { aiSdkV4 } from './ai-sdk-v4.js'
 import { anthropic } from './anthropic.js'
 import { chatgptWeb } from './chatgpt-web.js'
 import { deepseek } from './deepseek.js'
+import { doubao } from './doubao.js'
 import { bedrock } from './bedrock.js'
 import { cohere } from './cohere.js'
 import { gemini } from './gemini.js'
@@ -34,6 +35,7 @@ const ADAPTERS = {
   librechat, // `event: message` frames told apart by their keys (final, created, event: on_*, sync, message, type+messageId)
   deepseek, // before chatgpt-web: its path operations ({p: "response/…", o: "APPEND"}) would read as ChatGPT's
   'chatgpt-web': chatgptWeb, // event names (delta_encoding, delta) and frame types no other format sends
+  doubao, // its own SSE event names (STREAM_CHUNK, CHUNK_DELTA, SSE_REPLY_END…)
   kimi, // Connect operations ({op, mask, block|message|chat}) and the older {"event": "cmpl"…} frames
   anthropic,
   'openai-responses': openaiResponses,

@@ -45,6 +45,11 @@ export class SearchCalls {
     this.ensure().results.push(...values)
   }
 
+  /** The open search's queries, all of them: a whole list sent again (one is started if none is). */
+  replaceQueries(values: readonly unknown[]): void {
+    this.ensure().queries = [...values]
+  }
+
   /** The open search's results, all of them: a SET of the list (one is started if none is). */
   replaceResults(values: readonly unknown[]): void {
     this.ensure().results = [...values]

@@ -410,6 +410,8 @@ describe('diagnose: the repository fixtures', () => {
     'gemini/multiple-candidates.sse': [['truncated-by-limit', 'warning', 2]],
     'gemini/partial-args-cut-off.sse': [['no-terminal-event', 'warning', null], ['note', 'warning', 2]],
     'gemini/prompt-blocked.sse': [['empty-reply', 'warning', null], ['note', 'warning', 0]],
+    // the STREAM_CHUNK that repeats the answer CHUNK_DELTA brought
+    'doubao/thinking-search-answer.sse': [['note', 'info', 10]],
     // cut 30 bytes into the message.status envelope: the frame error is the Reply's, the missing end a warning
     'kimi/connect-cut-in-envelope.bin': [['no-terminal-event', 'warning', null]],
     // the end-of-stream envelope's Connect error
