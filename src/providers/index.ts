@@ -7,6 +7,7 @@ import { agUi } from './ag-ui.js'
 import { aiSdk } from './ai-sdk.js'
 import { aiSdkV4 } from './ai-sdk-v4.js'
 import { anthropic } from './anthropic.js'
+import { chatglm } from './chatglm.js'
 import { chatgptWeb } from './chatgpt-web.js'
 import { deepseek } from './deepseek.js'
 import { doubao } from './doubao.js'
@@ -35,6 +36,7 @@ const ADAPTERS = {
   librechat, // `event: message` frames told apart by their keys (final, created, event: on_*, sync, message, type+messageId)
   deepseek, // before chatgpt-web: its path operations ({p: "response/…", o: "APPEND"}) would read as ChatGPT's
   'chatgpt-web': chatgptWeb, // event names (delta_encoding, delta) and frame types no other format sends
+  chatglm, // {conversation_id, status, parts: [...]}: the whole reply each frame
   doubao, // its own SSE event names (STREAM_CHUNK, CHUNK_DELTA, SSE_REPLY_END…)
   kimi, // Connect operations ({op, mask, block|message|chat}) and the older {"event": "cmpl"…} frames
   anthropic,
