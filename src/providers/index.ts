@@ -23,6 +23,7 @@ import { ollama } from './ollama.js'
 import { openaiChat } from './openai-chat.js'
 import { openaiResponses } from './openai-responses.js'
 import { qwen } from './qwen.js'
+import { yuanbao } from './yuanbao.js'
 
 /**
  * Every adapter by its id, most specific first: the first adapter that recognises a frame
@@ -39,6 +40,7 @@ const ADAPTERS = {
   chatglm, // {conversation_id, status, parts: [...]}: the whole reply each frame
   doubao, // its own SSE event names (STREAM_CHUNK, CHUNK_DELTA, SSE_REPLY_END…)
   kimi, // Connect operations ({op, mask, block|message|chat}) and the older {"event": "cmpl"…} frames
+  yuanbao, // {"type": "text", "msg"}, searchGuid, think with its title: type names with fields no other format pairs
   anthropic,
   'openai-responses': openaiResponses,
   gemini,

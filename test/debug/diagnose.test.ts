@@ -445,6 +445,8 @@ describe('diagnose: the repository fixtures', () => {
     'openai-responses/failed-keeps-partial-text.sse': [['provider-error', 'error', 6]],
     'openai-responses/incomplete-max-output-tokens.sse': [['truncated-by-limit', 'warning', 12]],
     'openai-responses/truncated-no-terminal-event.sse': [['no-terminal-event', 'warning', null]],
+    // the published fragment ends after its searchGuid, without [DONE] (its two non-JSON labels are the Reply's frame errors)
+    'yuanbao/text-step-search-guid.sse': [['no-terminal-event', 'warning', null]],
   }
   const fixtures = loadFixtures()
   const asRecording = (f: (typeof fixtures)[number], reads: Array<[Uint8Array, number | null]>): Recording => {
