@@ -17,8 +17,11 @@
 // - `SSE_REPLY_END` ends the reply: `end_type` 1 carries `msg_finish_attr.brief`, the final
 //   text, compared with what streamed; `STREAM_ERROR {error_code, error_msg}` is a stream
 //   error; `SSE_HEARTBEAT` a keep-alive; `SSE_ACK` and `FULL_MSG_NOTIFY` metadata.
+// - `content`, `patch_op` and a block's `content` may arrive as JSON text (double-encoded, as
+//   some versions send them): read as what they encode.
 
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import { parseJson } from '../core/json-error.js'
 import { SearchCalls } from './search-call.js'
 import { arr, isObject, str, type JsonObject } from './shared.js'
 import { snapshotDeltas } from './snapshot.js'
@@ -63,12 +66,12 @@ class DoubaoMapper implements FrameMapper {
     switch (frame.event) {
       case 'STREAM_MSG_NOTIFY': {
         this.choose(out)
-        const content = isObject(j['content']) ? j['content'] : {}
-        for (const b of arr(content['content_block'])) if (isObject(b)) this.block(b, 1, out)
+        const content = decoded(j['content'])
+        for (const b of arr(isObject(content) ? content['content_block'] : null)) if (isObject(b)) this.block(b, 1, out)
         break
       }
       case 'STREAM_CHUNK':
-        for (const op of arr(j['patch_op'])) {
+        for (const op of arr(decoded(j['patch_op']))) {
           const value = isObject(op) && isObject(op['patch_value']) ? op['patch_value'] : null
           if (value === null) continue
           for (const b of arr(value['content_block'])) {
@@ -120,7 +123,8 @@ class DoubaoMapper implements FrameMapper {
   private block(b: JsonObject, patchType: unknown, out: Delta[], patched = false): void {
     const type = typeof b['block_type'] === 'number' ? b['block_type'] : TEXT_BLOCK
     const id = str(b['block_id']) ?? `#${this.anonymous++}`
-    const content = isObject(b['content']) ? b['content'] : {}
+    const inner = decoded(b['content'])
+    const content = isObject(inner) ? inner : {}
     if (type === THINKING_BLOCK) { this.thinking.add(id); return }
     if (type === SEARCH_BLOCK) {
       const s = isObject(content['search_query_result_block']) ? content['search_query_result_block'] : {}
@@ -183,4 +187,14 @@ class DoubaoMapper implements FrameMapper {
     this.noted.add(key)
     out.push({ type: 'note', level: 'info', message })
   }
+}
+
+/**
+ * Some Doubao versions send `content`, `patch_op` and a block's `content` as JSON text inside
+ * the frame's JSON: read as the value it encodes (text that does not parse stays text).
+ */
+function decoded(v: unknown): unknown {
+  if (typeof v !== 'string') return v
+  const parsed = parseJson(v)
+  return parsed.ok ? parsed.value : v
 }

@@ -64,6 +64,12 @@ describe('reading Doubao', () => {
     expect(diagnostics.filter((d) => d[2] === 'final-mismatch').map((d) => d[0])).toEqual([1])
   })
 
+  it('content and patch_op sent as JSON text (double-encoded) are read as what they encode', () => {
+    const notify = `event: STREAM_MSG_NOTIFY\ndata: ${JSON.stringify({ content: JSON.stringify({ content_block: [text('Hello ', { block_id: 'a' })] }) })}\n\n`
+    const patch = `event: STREAM_CHUNK\ndata: ${JSON.stringify({ patch_op: JSON.stringify([{ patch_value: { content_block: [{ block_id: 'a', block_type: 10000, content: JSON.stringify({ text_block: { text: 'world' } }) }] } }]) })}\n\n`
+    expect(read(notify + patch).choice.content).toBe('Hello world')
+  })
+
   it('STREAM_ERROR is a provider error with its code and message', () => {
     const { diagnostics } = read(ev('STREAM_ERROR', { error_code: 710022004, error_msg: 'rate limited' }))
     expect(diagnostics.filter((d) => d[2] === 'provider-error').map((d) => d[3])).toEqual(['the provider sent an error (code 710022004): "rate limited"'])
