@@ -56,7 +56,9 @@ export function createConnectSplitter(frame: (f: RawFrame) => void, options: Con
       const bytes = queue.take(PREFIX + length)
       const m = readEnvelope(bytes, at, options)
       messageNo++
-      frame({ start: at, end: at + bytes.length, line: messageNo, event: m.event, id: null, retry: null, data: m.data, unterminated: false, problems: null, raw: m.failure === null ? undefined : m.raw, failure: m.failure })
+      // raw is the payload (the same string as the data: no copy), so a payload that is not JSON
+      // shows as itself in the Reply's errors, not as the envelope's binary prefix
+      frame({ start: at, end: at + bytes.length, line: messageNo, event: m.event, id: null, retry: null, data: m.data, unterminated: false, problems: null, raw: m.raw, failure: m.failure })
       at += bytes.length
     }
   }

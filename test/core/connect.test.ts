@@ -60,6 +60,10 @@ describe('Connect envelopes', () => {
       '1f 8b 08 00 (4 bytes, not a readable message)']])
   })
 
+  it('a payload that is not JSON is a frame error showing the payload, not the envelope prefix', () => {
+    expect(read(concatBytes(envelope('{"a":1}'), envelope('{"a":'))).reply.errors.map((e) => [e.frame, e.offset, e.raw])).toEqual([[1, 12, '{"a":']])
+  })
+
   it('an unknown flag is a frame error naming it', () => {
     expect(read(envelope('{}', 0x80)).reply.errors.map((e) => e.message)).toEqual([
       'unknown envelope flags 0x80 at byte 0 (Connect defines 0x01 compressed and 0x02 end-of-stream): the payload is not read',
