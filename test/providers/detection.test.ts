@@ -64,3 +64,25 @@ describe('the AI SDK v4 data stream and Bedrock ConverseStream are claimed by th
     ]).toEqual([['ai-sdk'], ['anthropic']])
   })
 })
+
+// Issue 31: every adapter is asked about every frame of the Chinese chat apps' fixtures, not
+// only the first that answers, so a frame two adapters claim shows whatever the registry order
+// (Qwen Chat's phase-less chunks are openai-chat's too, byte for byte: SHARED_FRAMES).
+describe("the chat apps' frames are claimed by their own adapter alone", () => {
+  const claimants = (event: string | null, json: unknown) =>
+    defaultRegistry.ids.filter((id) => defaultRegistry.adapter(id).recognizes({ seq: 0, event, json }))
+  for (const app of ['deepseek', 'kimi', 'qwen', 'doubao', 'chatglm', 'yuanbao']) {
+    it(`${app}: each frame of its fixtures is claimed by ${app} or by nobody`, () => {
+      for (const f of fixtures.filter((x) => x.name.startsWith(`${app}/`))) {
+        const m = createMerger(f.options)
+        m.push(f.wire)
+        m.end()
+        for (const frame of m.frames()) {
+          if (frame.kind !== 'data') continue
+          const by = claimants(frame.event, frame.json).filter((id) => !(SHARED_FRAMES[app] ?? []).includes(id))
+          expect([f.name, frame.seq, by.filter((id) => id !== app)]).toEqual([f.name, frame.seq, []])
+        }
+      }
+    })
+  }
+})
