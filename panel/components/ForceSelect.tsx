@@ -3,7 +3,7 @@
 import { PROVIDER_IDS, type ProviderId, type Transport } from '../../src/library.js'
 import { usePanel } from '../context.js'
 
-const TRANSPORTS: Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream']
+const TRANSPORTS: Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream', 'connect']
 
 export function ForceSelect() {
   const { store } = usePanel()

@@ -30,6 +30,7 @@ import {
 import {
   bodyFromContent,
   isStreamingContentType,
+  lossyBinaryText,
   mayBeStream,
   normaliseGetContent,
   withoutZeroTail,
@@ -155,6 +156,8 @@ export function startHub(): void {
       // timing says "turn on Live" rather than show one time on every frame
       if (body.bytes.byteLength > 0) emit({ type: 'chunk', id, data: body.bytes, t: null })
     } else if (body.kind === 'text' && body.text.length > 0) {
+      const lossy = lossyBinaryText(body, contentType)
+      if (lossy !== null) emit({ type: 'note', level: 'warning', message: `${entry.request.method} ${entry.request.url}: ${lossy}` })
       emit({ type: 'chunk', id, data: body.text, t: null })
     }
     // a body DevTools cut short (Firefox keeps the first part of a large one) ends cut, not

@@ -108,13 +108,29 @@ export function withoutZeroTail(body: BodyData): { body: BodyData; zeros: number
   return { body: body.kind === 'text' ? { ...body, text: body.text.slice(0, end) } : { ...body, bytes: body.bytes.subarray(0, end) }, zeros }
 }
 
+/**
+ * Why a binary stream DevTools handed over as text cannot be read whole, or null: a Connect
+ * body (application/connect+json is JSON to the browser) decoded as UTF-8 loses every
+ * envelope-length byte over 0x7f to U+FFFD, and those envelopes then read as cut. Live capture
+ * gets its bytes.
+ */
+export function lossyBinaryText(body: BodyData, contentType: string | null | undefined): string | null {
+  if (body.kind !== 'text' || !body.text.includes('\uFFFD')) return null
+  const t = transportFromContentType(contentType ?? undefined)
+  if (t === null || t.transport !== 'connect') return null
+  return 'DevTools handed over this Connect body as text: envelope lengths over 127 bytes were decoded as U+FFFD and cannot be read back. Turn on Live and reload for its bytes.'
+}
+
 // ---------------------------------------------------------------------------
 // Which responses are listed
 
-/** Content types that are streams by declaration (AWS event streams too: Bedrock sends them as binary, read from the bytes). */
+/**
+ * Content types that are streams by declaration (AWS event streams and Connect streams too:
+ * Bedrock and Kimi send them as binary, read from the bytes).
+ */
 export function isStreamingContentType(contentType: string | null | undefined): boolean {
   const t = transportFromContentType(contentType ?? undefined)
-  return t !== null && (t.transport === 'sse' || t.transport === 'ndjson' || t.transport === 'eventstream')
+  return t !== null && (t.transport === 'sse' || t.transport === 'ndjson' || t.transport === 'eventstream' || t.transport === 'connect')
 }
 
 const NEVER_STREAMS = /^(image|audio|video|font)\/|^text\/(html|css|javascript)|^application\/(javascript|ecmascript|wasm|pdf|zip|x-javascript|manifest\+json)/

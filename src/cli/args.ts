@@ -5,7 +5,7 @@ import { serveCommand, stressCommand, TOOL_OPTIONS, type ServeCommand, type Stre
 import { CHUNKINGS } from '../debug/stress-chunkings.js'
 import { PROVIDER_IDS, type LibraryMergeOptions as MergeOptions, type ProviderId, type Transport } from '../library.js'
 
-export const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream']
+export const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream', 'connect']
 
 export const COMMANDS = ['merge', 'frames', 'check', 'diagnose', 'timing', 'stress', 'serve'] as const
 export type CommandName = (typeof COMMANDS)[number]

@@ -1,16 +1,18 @@
 // Framing: decoded text → raw frames. Chooses the transport (forced, from the Content-Type,
 // else sniffed from the first non-blank line, the text held until then), hands the text to
 // that transport's splitter, and knows when each piece of the body arrived, so a frame can
-// be stamped with the time of the piece that completed it. The AWS event stream is binary:
-// the decoder hands its bytes here undecoded (wantsBytes), and its frames' offsets are bytes.
+// be stamped with the time of the piece that completed it. The AWS event stream and Connect's
+// envelopes are binary: the decoder hands their bytes here undecoded (wantsBytes), and their
+// frames' offsets are bytes.
 
+import { createConnectSplitter, looksLikeEnvelope } from './connect.js'
 import { createDataStreamSplitter } from './data-stream.js'
 import { createEventStreamSplitter, looksLikePrelude, type ByteSplitter } from './eventstream.js'
 import type { FrameSink, LineProblem, RawEntry, RawFrame, Splitter } from './framing.js'
 import { createJsonArraySplitter } from './json-array.js'
 import { createNdjsonSplitter } from './ndjson.js'
 import { createSseSplitter } from './sse.js'
-import { sniffTransport, transportFromContentType, type Sniffed } from './transport.js'
+import { isConnectProto, sniffTransport, transportFromContentType, type Sniffed } from './transport.js'
 import { SYMPTOMS } from './symptoms.js'
 import type { Diagnostic, MergeOptions, Transport } from './types.js'
 
@@ -21,7 +23,7 @@ export class Framer {
   /** null while undecided. */
   transport: Transport | null = null
   private splitter: Splitter | null = null
-  /** The event stream's reader, fed bytes rather than text. */
+  /** The event stream's or Connect's reader, fed bytes rather than text. */
   private byteSplitter: ByteSplitter | null = null
   private readonly frameSink: (frame: RawFrame) => void
   private readonly sink: FrameSink
@@ -34,6 +36,8 @@ export class Framer {
   private pieceTimes: Array<number | null> = []
   private timelineAt = 0
   private readonly lineProblems = { 'invalid-retry': 0, 'unknown-field': 0 }
+  /** application/connect+proto: Connect messages are protobuf. */
+  private readonly connectProto: boolean
 
   /**
    * `frame` and `entry` go straight into the splitters' sink (no extra call per frame);
@@ -46,6 +50,7 @@ export class Framer {
     private readonly diagnostics: Diagnostic[],
   ) {
     this.frameSink = frame
+    this.connectProto = isConnectProto(options.contentType)
     this.sink = {
       frame, entry,
       problem: (code, message, offset) => diagnostics.push({ frame: null, level: 'warning', code, message, symptom: SYMPTOMS[code], offset }),
@@ -75,20 +80,25 @@ export class Framer {
 
   /**
    * Asked by the decoder before it decodes the first bytes: should the body go on as bytes
-   * (an AWS event stream) rather than text? True when the Content-Type or the caller said
-   * eventstream, or when the body starts with a 12-byte prelude whose CRC matches (a first
-   * byte 0, since a message is under 16 MiB, then the CRC: plain text never passes); false when
-   * another transport was chosen or the start is not such a prelude; null while fewer than 12
-   * bytes are there to tell (`final`: the body has no more).
+   * (an AWS event stream, a Connect stream) rather than text? True when the Content-Type or
+   * the caller said eventstream or connect, or when the body starts with a 12-byte prelude
+   * whose CRC matches (a first byte 0, since a message is under 16 MiB, then the CRC: plain
+   * text never passes), or with a Connect envelope of JSON (flags 0 or 2, a length, then `{`:
+   * text never starts with those bytes); false when another transport was chosen or the start
+   * is neither; null while fewer than 12 bytes are there to tell (`final`: the body has no more).
    */
   wantsBytes(head: Uint8Array, final: boolean): boolean | null {
-    if (this.transport === 'eventstream') return true
+    if (this.transport === 'eventstream' || this.transport === 'connect') return true
     if (this.transport !== null) return false
     if (head.length === 0) return final ? false : null
-    if (head[0] !== 0) return false
-    if (head.length < 12) return final ? false : null
-    if (!looksLikePrelude(head)) return false
-    this.choose({ transport: 'eventstream', reason: 'sniffed: the body starts with an AWS event-stream prelude whose CRC matches' })
+    if (head[0] !== 0 && head[0] !== 2) return false
+    if (head.length < 12 && !final) return null
+    if (head.length >= 12 && looksLikePrelude(head)) {
+      this.choose({ transport: 'eventstream', reason: 'sniffed: the body starts with an AWS event-stream prelude whose CRC matches' })
+      return true
+    }
+    if (!looksLikeEnvelope(head)) return false
+    this.choose({ transport: 'connect', reason: 'sniffed: the body starts with a Connect envelope of JSON (flags, a 4-byte length, then "{")' })
     return true
   }
 
@@ -104,6 +114,7 @@ export class Framer {
     else if (sniffed.transport === 'json') this.splitter = createJsonArraySplitter(this.sink)
     else if (sniffed.transport === 'data-stream') this.splitter = createDataStreamSplitter(this.sink)
     else if (sniffed.transport === 'eventstream') this.byteSplitter = createEventStreamSplitter(this.frameSink)
+    else if (sniffed.transport === 'connect') this.byteSplitter = createConnectSplitter(this.frameSink, { proto: this.connectProto })
     else {
       const code = 'binary' in sniffed && sniffed.binary === true ? 'binary-eventstream' : 'unknown-transport'
       this.diagnostics.push({

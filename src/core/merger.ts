@@ -10,6 +10,7 @@ import { Replay } from './replay.js'
 import { Router } from './router.js'
 import { FrameStore } from './store.js'
 import { SYMPTOMS } from './symptoms.js'
+import { isConnectProto } from './transport.js'
 import type {
   Diagnostic, Frame, FrameEntry, FrameInfo, FrameKind, JsonSyntaxError, MergeOptions, Provenance, ProvenanceVisit, ProviderChoice, ProviderRegistry, Reply, StreamError,
 } from './types.js'
@@ -105,6 +106,7 @@ class StreamMerger implements Merger {
    */
   constructor(private readonly registry: ProviderRegistry, private readonly options: MergeOptions, replyOnly = false) {
     this.store = new FrameStore(!replyOnly, options.retainBody !== false && !options.bodyReader, options.bodyReader ?? null)
+    this.store.connectProto = isConnectProto(options.contentType)
     this.router = new Router(registry, options, { provenance: !replyOnly })
     this.framer = new Framer(options, (f) => this.onFrame(f), (e) => this.onEntry(e), this.found)
     this.decoder = new Decoder(this.store.body, this.store.offsets, (text) => this.framer.push(text), this.found, this.framer)

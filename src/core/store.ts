@@ -7,6 +7,7 @@ import { FrameTable } from './frame-table.js'
 import type { RawEntry, RawFrame } from './framing.js'
 import { parseJson } from './json-error.js'
 import { readDataStreamLine } from './data-stream.js'
+import { readEnvelope } from './connect.js'
 import { readMessage } from './eventstream.js'
 import { readSseBlock } from './sse.js'
 import type { BodyReader, Frame, FrameEntry, FrameError, FrameInfo, FrameKind, JsonSyntaxError, Transport } from './types.js'
@@ -20,6 +21,8 @@ export class FrameStore {
   private readonly entryList: FrameEntry[] = []
   /** With retainBody: false: the byte where the first frame completed by the latest batch starts. */
   private firstStartInPush = -1
+  /** application/connect+proto: Connect messages are shown as protobuf bytes when read again. */
+  connectProto = false
 
   /**
    * `keep: false` (merge()): nothing but the Reply will be read, so frames are counted, not
@@ -117,6 +120,11 @@ export class FrameStore {
     if (transport === 'eventstream') {
       // binary: shown as its headers and payload (src/core/eventstream.ts)
       const m = readMessage(this.body.bytes(byteStart, byteEnd), byteStart)
+      return { raw: m.raw, data: m.data }
+    }
+    if (transport === 'connect') {
+      // binary envelopes: shown as their JSON payload (src/core/connect.ts)
+      const m = readEnvelope(this.body.bytes(byteStart, byteEnd), byteStart, { proto: this.connectProto })
       return { raw: m.raw, data: m.data }
     }
     const raw = this.body.slice(byteStart, byteEnd)

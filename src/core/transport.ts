@@ -1,6 +1,6 @@
 // Which framing a body uses (docs/architecture.md#choosing-the-transport): the Content-Type when it says, else the first
 // non-blank line. Undecided text is held until that line shows enough. (A binary AWS event
-// stream without its Content-Type is recognised from its bytes, by the decoder.)
+// stream or a Connect stream without its Content-Type is recognised from its bytes, by the decoder.)
 
 import { DATA_STREAM_LINE } from './data-stream.js'
 import type { Transport } from './types.js'
@@ -13,6 +13,13 @@ export type Sniffed =
 const SSE_TYPE = /^text\/event-stream\s*(;|$)/
 const NDJSON_TYPES = /^application\/(x-)?(ndjson|jsonl|json-lines|jsonlines|x-jsonlines|json-seq)\s*(;|$)|^application\/stream\+json\s*(;|$)/
 const AWS_EVENTSTREAM_TYPE = /^application\/vnd\.amazon\.eventstream\s*(;|$)/
+// Connect server streaming; `connect+proto` is framed alike, its messages protobuf (src/core/connect.ts)
+const CONNECT_TYPE = /^application\/connect\+(json|proto)\s*(;|$)/
+
+/** True when the Content-Type is Connect's protobuf codec: its messages cannot be read as JSON. */
+export function isConnectProto(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/connect\+proto\s*(;|$)/.test(contentType.toLowerCase().trim())
+}
 
 export function transportFromContentType(contentType: string | undefined): Sniffed | null {
   if (!contentType) return null
@@ -20,6 +27,7 @@ export function transportFromContentType(contentType: string | undefined): Sniff
   if (SSE_TYPE.test(type)) return { transport: 'sse', reason: 'content-type' }
   if (NDJSON_TYPES.test(type)) return { transport: 'ndjson', reason: 'content-type' }
   if (AWS_EVENTSTREAM_TYPE.test(type)) return { transport: 'eventstream', reason: 'content-type' }
+  if (CONNECT_TYPE.test(type)) return { transport: 'connect', reason: 'content-type' }
   return null
 }
 

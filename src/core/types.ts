@@ -5,7 +5,7 @@
 import type { Channel } from './adapters.js'
 
 /** How the body is cut into frames (docs/architecture.md#framing). */
-export type Transport = 'sse' | 'ndjson' | 'json' | 'data-stream' | 'eventstream' | 'unknown'
+export type Transport = 'sse' | 'ndjson' | 'json' | 'data-stream' | 'eventstream' | 'connect' | 'unknown'
 
 /**
  * A wire format's name, as its adapter gives it. The core knows no provider: the registry it

@@ -92,7 +92,7 @@ export function diagnoseMerger(merger: Merger, chunks?: readonly CapturedChunk[]
     const reads = readBoundaries(chunks)
     splitFrames(merger, reads, found)
     // an AWS event stream is binary: its bytes are not characters, and none is split
-    if (reply.transport !== 'eventstream') splitCharacters(merger, chunks, reads, found)
+    if (reply.transport !== 'eventstream' && reply.transport !== 'connect') splitCharacters(merger, chunks, reads, found)
   }
   stalls(merger, options.stallMs ?? DEFAULT_STALL_MS, found)
   burst(merger, firstByteTime(chunks) ?? firstFrameTime(merger), options.startedAt ?? null, found)

@@ -21,7 +21,7 @@ export type FixtureChunk =
   | { t: number | null; text: string }
   | { t: number | null; base64: string }
 
-const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream', 'unknown']
+const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream', 'connect', 'unknown']
 const REDACTION_PLACES: ReadonlyArray<Redaction['where']> = ['url', 'request header', 'response header', 'request body', 'response body']
 
 type Obj = Record<string, unknown>

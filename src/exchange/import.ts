@@ -3,7 +3,7 @@
 // turned into captured requests with their chunks, and into the CaptureEvents a panel store
 // applies.
 
-import { isEventStreamPrelude, sniffTransport, transportFromContentType } from '../library.js'
+import { isConnectEnvelope, isEventStreamPrelude, sniffTransport, transportFromContentType } from '../library.js'
 import type { Reply } from '../library.js'
 import { utf8DecodeStrict } from './bytes.js'
 import { FixtureError, checkFixture, fixtureChunks, parseFixture } from './fixture.js'
@@ -68,11 +68,15 @@ export function importText(text: string, filename?: string, options: ImportOptio
  * bytes; anything else goes through importText.
  */
 export function importBytes(bytes: Uint8Array, filename?: string, options: ImportOptions = {}): ImportResult {
-  // an AWS event stream (a Bedrock body saved as .bin): binary, kept as its bytes and named
-  if (bytes.length >= 12 && isEventStreamPrelude(bytes.subarray(0, 12))) {
+  // an AWS event stream (a Bedrock body saved as .bin) or a Connect stream (Kimi's): binary,
+  // kept as its bytes and named (a Connect body of short JSON envelopes may be valid UTF-8,
+  // but its text is not the stream)
+  const binaryType = bytes.length >= 12 && isEventStreamPrelude(bytes.subarray(0, 12)) ? 'application/vnd.amazon.eventstream'
+    : isConnectEnvelope(bytes.subarray(0, 12)) ? 'application/connect+json' : null
+  if (binaryType !== null) {
     const prefix = options.idPrefix ?? `import-${hashBytes(bytes, hash(filename ?? ''))}`
     const request = rawRequest(`${prefix}-0`, filename, extensionOf(filename), options.now ?? Date.now())
-    request.contentType = 'application/vnd.amazon.eventstream'
+    request.contentType = binaryType
     return { kind: 'stream', items: [{ request, chunks: [{ data: bytes, t: null }] }], warnings: [] }
   }
   const text = utf8DecodeStrict(bytes)

@@ -22,6 +22,7 @@ const FILE: Record<Transport, { extension: RawExport['extension']; mime: string 
   json: { extension: '.json', mime: 'application/json' },
   'data-stream': { extension: '.txt', mime: 'text/plain' }, // the AI SDK v4 sends it as text/plain
   eventstream: { extension: '.bin', mime: 'application/vnd.amazon.eventstream' },
+  connect: { extension: '.bin', mime: 'application/connect+json' },
   unknown: { extension: '.txt', mime: 'text/plain' },
 }
 

@@ -3,11 +3,11 @@
 // core will frame the body. A body listed this way carries the reason (listedReason), shown
 // to the user.
 
-import { defaultRegistry, isEventStreamPrelude, sniffTransport } from '../library.js'
+import { defaultRegistry, isConnectEnvelope, isEventStreamPrelude, sniffTransport } from '../library.js'
 import { isObject } from './shared.js'
 import { utf8DecodeLossy } from './bytes.js'
 
-export type BodyVerdict = 'sse' | 'ndjson' | 'json-stream' | 'data-stream' | 'eventstream' | 'no'
+export type BodyVerdict = 'sse' | 'ndjson' | 'json-stream' | 'data-stream' | 'eventstream' | 'connect' | 'no'
 
 /** How much of a body is read to decide. */
 export const SNIFF_HEAD = 65536
@@ -55,14 +55,17 @@ export function classifyBody(head: string, final: boolean, url = ''): BodyVerdic
 }
 
 /**
- * classifyBody for bytes: first the binary AWS event stream (a first message prelude whose
- * CRC matches, which text never has), then the text they decode to. Null while fewer bytes
- * than a prelude could still be one, or while the text cannot tell.
+ * classifyBody for bytes: first the binary framings, the AWS event stream (a first message
+ * prelude whose CRC matches, which text never has) and a Connect stream (a first envelope of
+ * flags 0 or 2, a length, then `{`: text never starts with a NUL or STX byte), then the text
+ * they decode to. Null while fewer bytes than a prelude could still be one, or while the text
+ * cannot tell.
  */
 export function classifyBytes(head: Uint8Array, text: string, final: boolean, url = ''): BodyVerdict | null {
-  if (head.length > 0 && head[0] === 0) {
+  if (head.length > 0 && (head[0] === 0 || head[0] === 2)) {
     if (head.length < 12 && !final) return null
     if (isEventStreamPrelude(head.subarray(0, 12))) return 'eventstream'
+    if (isConnectEnvelope(head)) return 'connect'
   }
   return classifyBody(text, final, url)
 }
@@ -88,6 +91,7 @@ export function listedReason(verdict: Exclude<BodyVerdict, 'no'>, contentType: s
     'json-stream': 'its body is a JSON array from a URL that streams one (Gemini)',
     'data-stream': 'its first line is an AI SDK v4 data-stream part (CODE:JSON)',
     'eventstream': 'its body starts with an AWS event-stream message (the prelude CRC matches)',
+    'connect': 'its body starts with a Connect envelope of JSON (flags, a 4-byte length, then "{")',
   }
   return `Listed as a stream because ${what[verdict]} (${declared})`
 }

@@ -82,8 +82,9 @@ export const chatgptWeb: ProviderAdapter = {
     if (frame.event === 'delta') return isDeltaObject(json) && 'v' in json
     if (frame.event !== null) return false
     if (isObject(json) && typeof json['type'] === 'string' && FRAME_TYPES.has(json['type'])) return 'conversation_id' in json
-    // without an event name, only an operation that names its path and its op
-    if (isDeltaObject(json) && typeof json['p'] === 'string' && typeof json['o'] === 'string' && 'v' in json) return true
+    // without an event name, only an operation that names its path (a JSON Pointer: "" or
+    // "/…"; DeepSeek's `response/…` paths are not) and its op
+    if (isDeltaObject(json) && typeof json['p'] === 'string' && (json['p'] === '' || json['p'].startsWith('/')) && typeof json['o'] === 'string' && 'v' in json) return true
     return isSnapshotFrame(json)
   },
   createMapper(): FrameMapper {

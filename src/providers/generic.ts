@@ -1,8 +1,9 @@
 // Frames that no adapter recognised: nothing is rebuilt, but provider error payloads are
-// still shown as stream errors.
+// still shown as stream errors, and a Connect stream's end-of-stream envelope still ends it
+// (the framing, not the service, says so: src/core/connect.ts).
 
-import type { ProviderAdapter } from '../core/types.js'
-import { errorDelta, typeField } from './shared.js'
+import type { Delta, ProviderAdapter } from '../core/types.js'
+import { CONNECT_END_STREAM, errorDelta, typeField } from './shared.js'
 
 const KEEPALIVE: ReadonlySet<string> = new Set(['ping', 'keepalive', 'keep-alive', 'heartbeat'])
 
@@ -14,7 +15,9 @@ export const generic: ProviderAdapter = {
   createMapper: () => ({
     map(frame) {
       const error = errorDelta(frame.json)
-      return error ? [error] : []
+      const out: Delta[] = error ? [error] : []
+      if (frame.event === CONNECT_END_STREAM) out.push({ type: 'done' })
+      return out
     },
   }),
 }

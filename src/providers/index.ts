@@ -7,17 +7,23 @@ import { agUi } from './ag-ui.js'
 import { aiSdk } from './ai-sdk.js'
 import { aiSdkV4 } from './ai-sdk-v4.js'
 import { anthropic } from './anthropic.js'
+import { chatglm } from './chatglm.js'
 import { chatgptWeb } from './chatgpt-web.js'
+import { deepseek } from './deepseek.js'
+import { doubao } from './doubao.js'
 import { bedrock } from './bedrock.js'
 import { cohere } from './cohere.js'
 import { gemini } from './gemini.js'
 import { generic } from './generic.js'
+import { kimi } from './kimi.js'
 import { langgraph } from './langgraph.js'
 import { librechat } from './librechat.js'
 import { lobechat } from './lobechat.js'
 import { ollama } from './ollama.js'
 import { openaiChat } from './openai-chat.js'
 import { openaiResponses } from './openai-responses.js'
+import { qwen } from './qwen.js'
+import { yuanbao } from './yuanbao.js'
 
 /**
  * Every adapter by its id, most specific first: the first adapter that recognises a frame
@@ -29,7 +35,12 @@ const ADAPTERS = {
   lobechat, // before the provider formats: its `event: data` frames carry their raw objects
   langgraph, // its own event names (`messages`, `messages/partial`…); its messages may carry Anthropic content blocks
   librechat, // `event: message` frames told apart by their keys (final, created, event: on_*, sync, message, type+messageId)
+  deepseek, // before chatgpt-web: its path operations ({p: "response/…", o: "APPEND"}) would read as ChatGPT's
   'chatgpt-web': chatgptWeb, // event names (delta_encoding, delta) and frame types no other format sends
+  chatglm, // {conversation_id, status, parts: [...]}: the whole reply each frame
+  doubao, // its own SSE event names (STREAM_CHUNK, CHUNK_DELTA, SSE_REPLY_END…)
+  kimi, // Connect operations ({op, mask, block|message|chat}) and the older {"event": "cmpl"…} frames
+  yuanbao, // {"type": "text", "msg"}, searchGuid, think with its title: type names with fields no other format pairs
   anthropic,
   'openai-responses': openaiResponses,
   gemini,
@@ -37,6 +48,7 @@ const ADAPTERS = {
   'ai-sdk': aiSdk,
   cohere,
   'ag-ui': agUi,
+  qwen, // before openai-chat: its chunks are OpenAI-like, told apart by the delta's phase
   'openai-chat': openaiChat,
   generic,
 } as const satisfies Record<string, ProviderAdapter>

@@ -9,6 +9,13 @@ export { jsonText }
 
 export type JsonObject = Record<string, unknown>
 
+/**
+ * The frame event of a Connect stream's end-of-stream envelope, as the core names it
+ * (src/core/connect.ts END_STREAM_EVENT; providers import no core code: test/core/connect.test.ts
+ * keeps the two equal).
+ */
+export const CONNECT_END_STREAM = 'end-stream'
+
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }

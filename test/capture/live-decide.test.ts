@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { HeadSniffer, SNIFF_LIMIT, liveDecision } from '../../src/capture/live-decide.js'
+import { envelope } from '../support/connect.js'
 import { bedrockEvent } from '../support/eventstream.js'
 
 const h = (pairs: Record<string, string>): Array<{ name: string; value: string }> => Object.entries(pairs).map(([name, value]) => ({ name, value }))
@@ -74,6 +75,23 @@ describe('issue 14: the AI SDK v4 data stream and Bedrock', () => {
     const s = new HeadSniffer('http://x/model/m/converse-stream')
     expect([s.push(message.subarray(0, 5)), s.push(message.subarray(5, 30)), s.reason]).toEqual([
       null, 'eventstream', 'Listed as a stream because its body starts with an AWS event-stream message (the prelude CRC matches) (no Content-Type)',
+    ])
+  })
+})
+
+describe('issue 31: Connect streams (Kimi)', () => {
+  it('follows application/connect+json and application/connect+proto from byte 0, as declared streams', () => {
+    expect([
+      liveDecision(h({ 'content-type': 'application/connect+json' }), 'Fetch'),
+      liveDecision(h({ 'content-type': 'application/connect+proto' }), 'xmlhttprequest'),
+    ]).toEqual(['stream', 'stream'])
+  })
+
+  it('a Connect body without its Content-Type is sniffed from its first envelope, across chunks', () => {
+    const body = envelope('{"op":"set","mask":"message","eventOffset":1}')
+    const s = new HeadSniffer('https://www.kimi.com/apiv2/kimi.gateway.chat.v1.ChatService/Chat')
+    expect([s.push(body.subarray(0, 3)), s.push(body.subarray(3, 20)), s.reason]).toEqual([
+      null, 'connect', 'Listed as a stream because its body starts with a Connect envelope of JSON (flags, a 4-byte length, then "{") (no Content-Type)',
     ])
   })
 })

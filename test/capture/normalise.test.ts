@@ -5,6 +5,7 @@ import {
   bodyFromContent,
   charsetOf,
   isStreamingContentType,
+  lossyBinaryText,
   mayBeStream,
   normaliseGetContent,
   withoutZeroTail,
@@ -139,5 +140,21 @@ describe('withoutZeroTail: the NULs Firefox puts where it kept no body', () => {
   it('a body that is all NULs is cut to nothing; no body stays none', () => {
     expect(withoutZeroTail({ kind: 'text', text: '\0'.repeat(4096) })).toEqual({ body: { kind: 'text', text: '' }, zeros: 4096 })
     expect(withoutZeroTail({ kind: 'none' })).toEqual({ body: { kind: 'none' }, zeros: 0 })
+  })
+})
+
+describe('lossyBinaryText (issue 31)', () => {
+  it('a Connect body handed over as text with U+FFFD says why it cannot be read whole', () => {
+    expect(lossyBinaryText({ kind: 'text', text: '\u0000\u0000\u0000\u0000\uFFFD{"a":1}' }, 'application/connect+json')).toBe(
+      'DevTools handed over this Connect body as text: envelope lengths over 127 bytes were decoded as U+FFFD and cannot be read back. Turn on Live and reload for its bytes.',
+    )
+  })
+
+  it('says nothing for bytes, for a text without U+FFFD, or for another Content-Type', () => {
+    expect([
+      lossyBinaryText({ kind: 'bytes', bytes: new Uint8Array([0xef, 0xbf, 0xbd]) }, 'application/connect+json'),
+      lossyBinaryText({ kind: 'text', text: '\u0000\u0000\u0000\u0000\u0007{"a":1}' }, 'application/connect+json'),
+      lossyBinaryText({ kind: 'text', text: 'data: \uFFFD\n\n' }, 'text/event-stream'),
+    ]).toEqual([null, null, null])
   })
 })

@@ -405,11 +405,17 @@ describe('diagnose: the repository fixtures', () => {
     // the tool plan, kept out of the reply
     'cohere/tool-plan-two-tool-calls.sse': [['note', 'info', 1]],
     'cohere/truncated-no-message-end.sse': [['no-terminal-event', 'warning', null], ['unterminated-frame', 'warning', 3]],
+    // the STREAM_CHUNK that repeats the answer CHUNK_DELTA brought
+    'doubao/thinking-search-answer.sse': [['note', 'info', 10]],
     'gemini/error-chunk.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 2]],
     // candidate 1 stopped at MAX_TOKENS
     'gemini/multiple-candidates.sse': [['truncated-by-limit', 'warning', 2]],
     'gemini/partial-args-cut-off.sse': [['no-terminal-event', 'warning', null], ['note', 'warning', 2]],
     'gemini/prompt-blocked.sse': [['empty-reply', 'warning', null], ['note', 'warning', 0]],
+    // cut 30 bytes into the message.status envelope: the frame error is the Reply's, the missing end a warning
+    'kimi/connect-cut-in-envelope.bin': [['no-terminal-event', 'warning', null]],
+    // the end-of-stream envelope's Connect error
+    'kimi/connect-end-stream-error.bin': [['provider-error', 'error', 2]],
     // the recording's authors trimmed most reasoning deltas: both block finishes differ
     'langgraph/events-reasoning-trimmed.sse': [['no-terminal-event', 'warning', null], ['final-mismatch', 'warning', 12], ['final-mismatch', 'warning', 13], ['unterminated-frame', 'warning', 15]],
     'langgraph/messages-tuple-text-then-finish.sse': [['no-terminal-event', 'warning', null]],
@@ -437,6 +443,10 @@ describe('diagnose: the repository fixtures', () => {
     'openai-responses/failed-keeps-partial-text.sse': [['provider-error', 'error', 6]],
     'openai-responses/incomplete-max-output-tokens.sse': [['truncated-by-limit', 'warning', 12]],
     'openai-responses/truncated-no-terminal-event.sse': [['no-terminal-event', 'warning', null]],
+    // the thinking_summary phase, kept out of the reply
+    'qwen/chat-summary-answer.sse': [['note', 'info', 1]],
+    // the published fragment ends after its searchGuid, without [DONE] (its two non-JSON labels are the Reply's frame errors)
+    'yuanbao/text-step-search-guid.sse': [['no-terminal-event', 'warning', null]],
   }
   const fixtures = loadFixtures()
   const asRecording = (f: (typeof fixtures)[number], reads: Array<[Uint8Array, number | null]>): Recording => {

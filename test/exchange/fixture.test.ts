@@ -234,7 +234,7 @@ describe('parseFixture: clear errors', () => {
     ['bad content', mutate((o) => { o.expected.choices[0].content = null }), 'expected.choices[0].content: expected a string, got null'],
     ['bad tool call', mutate((o) => { o.expected.choices[0].toolCalls = [{ index: 0 }] }), 'expected.choices[0].toolCalls[0].parsedArguments: expected a value or null, got nothing'],
     ['bad meta.tool', mutate((o) => { o.meta.tool = 'other' }), 'meta.tool: expected "deltascope", got "other"'],
-    ['bad forced', mutate((o) => { o.forced = { transport: 'websocket' } }), 'forced.transport: expected one of "sse", "ndjson", "json", "data-stream", "eventstream", "unknown", got "websocket"'],
+    ['bad forced', mutate((o) => { o.forced = { transport: 'websocket' } }), 'forced.transport: expected one of "sse", "ndjson", "json", "data-stream", "eventstream", "connect", "unknown", got "websocket"'],
   ]
   for (const [what, input, message] of table) {
     it(what, () => {

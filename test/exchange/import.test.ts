@@ -8,6 +8,7 @@ import { fixtureToJson, toFixture } from '../../src/exchange/fixture.js'
 import { toHar } from '../../src/exchange/har.js'
 import { importBytes, importText, importToEvents, type ImportResult } from '../../src/exchange/import.js'
 import { SAMPLES, STARTED_AT, sampleBytes, sampleInput, unicodeInput } from './support.js'
+import { concatBytes, envelope } from '../support/connect.js'
 
 const NOW = Date.UTC(2025, 5, 1)
 const text = (name: string) => new TextDecoder().decode(sampleBytes(name))
@@ -277,5 +278,15 @@ describe('importBytes: a Bedrock body (.bin)', () => {
     const item = result.items[0]!
     expect([result.warnings, item.request.contentType, item.chunks[0]!.data]).toEqual([[], 'application/vnd.amazon.eventstream', body])
     expect(merge(body, { contentType: item.request.contentType! }).provider).toBe('bedrock')
+  })
+})
+
+describe('importBytes: a Connect body (.bin)', () => {
+  it('keeps a Connect stream as its bytes, named application/connect+json, even when its bytes are valid UTF-8', () => {
+    const body = concatBytes(envelope('{"op":"append","mask":"block.text.content","block":{"id":"0_0","text":{"content":"Hi"}}}'), envelope('{}', 2))
+    const result = ok(importBytes(body, 'chat.bin', { now: NOW }))
+    const item = result.items[0]!
+    expect([result.warnings, item.request.contentType, item.chunks[0]!.data]).toEqual([[], 'application/connect+json', body])
+    expect(merge(body, { contentType: item.request.contentType! }).transport).toBe('connect')
   })
 })

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { utf8Encode } from '../../src/exchange/bytes.js'
 import { headerValue, isObject, parseJsonInput } from '../../src/exchange/shared.js'
 import { SNIFF_HEAD, classifyBody, classifyBytes, listedReason, sniffBody, sniffsAsStream } from '../../src/exchange/sniff.js'
+import { envelope } from '../support/connect.js'
 import { bedrockEvent } from '../support/eventstream.js'
 
 // One answer to "is this body a stream?" for the HAR import (sniffsAsStream, a whole body)
@@ -127,6 +128,11 @@ describe('the data stream and the AWS event stream', () => {
   it('lists bytes that start with an event-stream prelude whose CRC matches, and waits for its 12 bytes', () => {
     const message = bedrockEvent('messageStart', { role: 'assistant' })
     expect([sniffBody(message), classifyBytes(message.subarray(0, 11), '', false), sniffsAsStream(message.subarray(0, 11))]).toEqual(['eventstream', null, false])
+  })
+
+  it('lists bytes that start with a Connect envelope of JSON (flags 0 or 2, a length, "{"), and waits for them', () => {
+    const body = envelope('{"heartbeat":{}}')
+    expect([sniffBody(body), sniffBody(envelope('{}', 2)), classifyBytes(body.subarray(0, 5), '', false), sniffBody(envelope('[1]'))]).toEqual(['connect', 'connect', null, 'no'])
   })
 
   it('reads a body starting with NUL whose prelude CRC fails as text, and finds no stream', () => {

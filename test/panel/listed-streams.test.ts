@@ -1,7 +1,8 @@
 // Issue 14, Capture: the panel lists an AI SDK v4 data stream (text/plain) and a Bedrock
 // binary body (bytes, as getContent's base64 decodes to), and a response listed because its
-// body sniffed as a stream keeps the reason on its row.
+// body sniffed as a stream keeps the reason on its row; issue 31: a Kimi Connect body likewise.
 
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
 import { createPanelStore } from '../../panel/store.js'
@@ -44,5 +45,15 @@ describe('listing the newer framings', () => {
     )
     const row = listed('br', { contentType: 'application/vnd.amazon.eventstream' }, body)
     expect([row.transport, row.provider, row.frames, row.bytes, row.done, row.broken, row.listedBecause]).toEqual(['eventstream', 'bedrock', 4, body.length, true, 0, undefined])
+  })
+
+  it('a Kimi Connect body arriving as bytes is read from its envelopes, and one without its Content-Type is listed and says why', () => {
+    const body = readFileSync(new URL('../fixtures/kimi/connect-one-plus-one.bin', import.meta.url))
+    const bytes = new Uint8Array(body)
+    const row = listed('kimi', { url: 'https://www.kimi.com/apiv2/kimi.gateway.chat.v1.ChatService/Chat', contentType: 'application/connect+json' }, bytes)
+    expect([row.transport, row.provider, row.frames, row.bytes, row.done, row.broken, row.listedBecause]).toEqual(['connect', 'kimi', 16, bytes.length, true, 0, undefined])
+    const reason = listedReason(sniffBody(bytes) as 'connect', null)
+    const sniffed = listed('kimi2', { contentType: null, listedBecause: reason }, bytes)
+    expect([sniffed.transport, sniffed.provider, sniffed.listedBecause]).toEqual(['connect', 'kimi', 'Listed as a stream because its body starts with a Connect envelope of JSON (flags, a 4-byte length, then "{") (no Content-Type)'])
   })
 })

@@ -1,5 +1,6 @@
-// Chunking invariance for the two newer framings (docs/architecture.md#testing): an AWS event
-// stream (binary messages, some corrupted, truncated or with an untrustworthy prelude) and an
+// Chunking invariance for the newer framings (docs/architecture.md#testing): an AWS event
+// stream (binary messages, some corrupted, truncated or with an untrustworthy prelude), a
+// Connect stream (envelopes, compressed, broken or cut ones among them) and an
 // AI SDK v4 data stream (CODE:JSON lines, broken ones among them, any line ending, multi-byte
 // text): however the bytes are cut into pushes, the Reply, the frames (byte offsets and raw
 // text included), stream errors, provenance and diagnostics are those of the whole body.
@@ -7,6 +8,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { merge, type MergeOptions } from '../../src/index.js'
+import { concatBytes, envelope } from '../support/connect.js'
 import { bedrockEvent, bedrockException, concat, encodeMessage } from '../support/eventstream.js'
 import { chunkInvariantView, cut, enc, eol, mergeChunks, oneByteCuts, randomCuts, richText } from '../support/property.js'
 
@@ -82,6 +84,64 @@ describe('chunking invariance: generated AWS event streams', () => {
           at = f.byteEnd
         }
         expect(at).toBe(m.ins.frames.length === 0 ? 0 : bytes.length)
+      }),
+      { numRuns: 100 },
+    )
+  })
+})
+
+// ---------------------------------------------------------------- Connect (Kimi)
+
+/** One Kimi Connect message: text or thinking appends, a search, the status, a heartbeat, the end, a broken payload. */
+const connectMessage: fc.Arbitrary<Uint8Array> = fc.oneof(
+  richText().map((content) => envelope(JSON.stringify({ op: 'append', mask: 'block.text.content', eventOffset: 5, block: { id: '0_1', text: { content } } }))),
+  richText(6).map((content) => envelope(JSON.stringify({ op: 'append', mask: 'block.think.content', eventOffset: 4, block: { id: '0_0', think: { content } } }))),
+  fc.constant(envelope('{"op":"append","mask":"block.search.keywords","eventOffset":2,"block":{"id":"0_2","search":{"keywords":["天气"]}}}')),
+  fc.constant(envelope('{"heartbeat":{}}')),
+  fc.constant(envelope('{"op":"set","mask":"message.status","eventOffset":9,"message":{"id":"m","status":"MESSAGE_STATUS_COMPLETED"}}')),
+  fc.constant(envelope('{"error":{"code":"unavailable","message":"busy"}}', 2)),
+  fc.constant(envelope(Uint8Array.from([0x1f, 0x8b, 8, 0]), 1)),
+  fc.constant(envelope('{"op":"append","mask":"block.text.content","block":{"text":')),
+)
+
+const connectStream: fc.Arbitrary<Uint8Array> = fc
+  .tuple(fc.array(connectMessage, { minLength: 1, maxLength: 10 }), fc.option(fc.nat(), { nil: undefined }))
+  .map(([messages, cutAt]) => {
+    const body = concatBytes(...messages)
+    return cutAt === undefined ? body : body.subarray(0, 1 + (cutAt % body.length))
+  })
+
+const connectOptions = fc.constantFrom<MergeOptions>({}, { contentType: 'application/connect+json' }, { transport: 'connect' })
+
+describe('chunking invariance: generated Connect streams', () => {
+  it('any cutting of the bytes, inside prefixes and payloads, gives the same Reply and frames', () => {
+    fc.assert(
+      fc.property(connectStream, connectOptions, fc.integer({ min: 1, max: 1 << 20 }), (bytes, options, seed) => {
+        expectChunkInvariant(bytes, options, randomCutsFor(bytes.length, seed))
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('one-byte pushes give the same Reply and frames as the whole body', () => {
+    fc.assert(
+      fc.property(connectStream, connectOptions, (bytes, options) => {
+        expectChunkInvariant(bytes, options, oneByteCuts(bytes.length))
+      }),
+      { numRuns: 25 },
+    )
+  })
+
+  it('every frame covers exactly its envelope: the frames tile the body from byte 0', () => {
+    fc.assert(
+      fc.property(connectStream, (bytes) => {
+        const m = mergeChunks([bytes], { transport: 'connect' })
+        let at = 0
+        for (const f of m.ins.frames) {
+          expect([f.byteStart, f.start]).toEqual([at, at])
+          at = f.byteEnd
+        }
+        expect(at).toBe(bytes.length)
       }),
       { numRuns: 100 },
     )

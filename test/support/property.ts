@@ -208,7 +208,7 @@ export function decodedBody(bytes: Uint8Array): string {
  *   between consecutive boundaries gives exactly the characters between them.
  */
 export function expectOffsetsMatchBytes(bytes: Uint8Array, ins: Inspection): void {
-  if (ins.transport === 'eventstream') {
+  if (ins.transport === 'eventstream' || ins.transport === 'connect') {
     // binary: no text; the frames' offsets are byte offsets, and the messages follow one another from byte 0
     let at = 0
     for (const f of ins.frames) {
