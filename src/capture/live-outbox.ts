@@ -47,7 +47,7 @@ export class LiveOutbox {
 
   /** A request's start, end or failure: always sent (a shed request still ends). */
   push(message: Exclude<LiveCaptureMessage, { type: 'live-chunk' | 'live-shed' }>): void {
-    if (message.type !== 'live-request') {
+    if (message.type === 'live-finished' || message.type === 'live-failed') {
       this.shed.delete(message.id)
       this.copied.delete(message.id)
     }
