@@ -6,14 +6,15 @@
 
 import { MAX_JSON_DEPTH, valueTooDeep } from './json-depth.js'
 import { clip, clipMessage, describeDifference } from './quote.js'
+import { MessageTable, type Loose, type PartPlace, type TextPart } from './messages.js'
 import { ProvenanceLog } from './provenance-log.js'
 import { SYMPTOMS } from './symptoms.js'
 import { TextBuffer } from './text-buffer.js'
 import { replyToolCall, sortedCalls, type ToolState } from './reply-tool-call.js'
 import { nonEmpty, ToolCallTable } from './tool-calls.js'
 import type {
-  Channel, Delta, Diagnostic, DiagnosticCode, FinalTextDelta, FinalToolCallDelta, Provenance, ProvenanceVisit, ReplyChoice,
-  StreamError, TextTruncateDelta, ToolCallDelta,
+  Channel, Delta, Diagnostic, DiagnosticCode, FinalTextDelta, FinalToolCallDelta, PartProvenance, Provenance, ProvenanceVisit, ReplyChoice,
+  ReplyMessage, StreamError, TextDelta, TextTruncateDelta, ToolCallDelta,
 } from './types.js'
 
 class ChoiceState {
@@ -32,7 +33,7 @@ class ChoiceState {
 }
 
 type Target =
-  | { choice: number; channel: Channel }
+  | { choice: number; channel: Channel; part?: TextPart }
   | { choice: number; channel: 'arguments'; tool: ToolState }
 
 /** Diagnostics of one code listed before the rest are only counted, in one summary. */
@@ -43,12 +44,15 @@ const LIMIT_REASONS: ReadonlySet<string> = new Set(['length', 'max_tokens', 'MAX
 
 export interface AccumulatedState {
   choices: ReplyChoice[]
+  messages: ReplyMessage[]
   usage: Record<string, unknown> | null
   done: boolean
 }
 
 export class Accumulator {
   private readonly choices = new Map<number, ChoiceState>()
+  /** The run's messages, when deltas name them (messages.ts). */
+  private readonly messages: MessageTable
   private usage: Record<string, unknown> | null = null
   private done = false
   private readonly targets: Target[] = []
@@ -70,6 +74,7 @@ export class Accumulator {
 
   constructor(options: { provenance?: boolean } = {}) {
     this.provenance = options.provenance === false ? null : new ProvenanceLog()
+    this.messages = new MessageTable(this.unsettled)
   }
 
   apply(delta: Delta, frame: number): void {
@@ -83,6 +88,7 @@ export class Accumulator {
       case 'text': {
         const c = this.choice(delta.choice)
         if (c.finishReason !== null && delta.text.length > 0) this.afterFinish(c, frame)
+        if (delta.messageId !== undefined) return this.appendMessageText(c, delta, frame)
         return this.appendText(c, delta.channel, delta.text, frame)
       }
       case 'text-truncate':
@@ -90,7 +96,22 @@ export class Accumulator {
       case 'tool-call': {
         const c = this.choice(delta.choice)
         if (c.finishReason !== null) this.afterFinish(c, frame)
-        return this.applyToolCall(c, delta, frame)
+        const call = this.applyToolCall(c, delta, frame)
+        if (delta.messageId !== undefined) this.messages.placeCall(this.messages.message(c.index, delta.messageId), call)
+        return
+      }
+      case 'message':
+        this.choice(delta.choice)
+        return this.messages.open(delta)
+      case 'tool-result': {
+        const m = this.messages.message(this.choice(delta.choice).index, delta.messageId)
+        this.messages.addValue(m, { type: 'tool-result', toolCallId: delta.toolCallId, output: this.shallow(delta.output, 'tool result', frame), isError: delta.isError })
+        return
+      }
+      case 'message-part': {
+        const m = this.messages.message(this.choice(delta.choice).index, delta.messageId)
+        this.messages.addValue(m, { type: delta.part, data: this.shallow(delta.data, `${delta.part} part`, frame) })
+        return
       }
       case 'finish':
         if (nonEmpty(delta.reason)) this.finish(this.choice(delta.choice), delta.reason, frame)
@@ -98,6 +119,7 @@ export class Accumulator {
       case 'usage':
         return this.mergeUsage(delta.usage, frame)
       case 'stream-error':
+        if (delta.messageId !== undefined) this.messages.addValue(this.messages.message(0, delta.messageId), { type: 'error', message: delta.message })
         return this.streamError(delta, frame)
       case 'done':
         this.done = true
@@ -154,6 +176,7 @@ export class Accumulator {
       case 'done':
       case 'note':
       case 'choice':
+      case 'message':
         return
       case 'text':
         if (delta.text.length === 0) return
@@ -214,6 +237,23 @@ export class Accumulator {
     return c
   }
 
+  /** A wire value kept in a message part, or null (said) when it is nested too deep to keep. */
+  private shallow(value: unknown, what: string, frame: number): unknown {
+    if (!valueTooDeep(value, MAX_JSON_DEPTH - 1)) return value
+    this.report(frame, 'too-deep', 'warning', `the ${what} of frame ${frame} is nested deeper than ${MAX_JSON_DEPTH} levels: left out (null); the frame keeps its text`)
+    return null
+  }
+
+  /** Text of a message: kept in the message's part, whatever other messages stream between. */
+  private appendMessageText(c: ChoiceState, d: TextDelta, frame: number): void {
+    const m = this.messages.message(c.index, d.messageId!)
+    if (d.text.length === 0) return
+    const part = this.messages.textPart(m, d.channel, d.partId, (p) => this.targets.push({ choice: c.index, channel: d.channel, part: p }) - 1)
+    const start = part.text.length
+    part.text.append(d.text)
+    if (this.provenance !== null) this.provenance.add(frame, part.target, start, part.text.length)
+  }
+
   private appendText(c: ChoiceState, channel: Channel, text: string, frame: number): void {
     const buffer = c.channels[channel]
     const start = buffer.length
@@ -262,7 +302,7 @@ export class Accumulator {
     return call
   }
 
-  private applyToolCall(c: ChoiceState, d: ToolCallDelta, frame: number): void {
+  private applyToolCall(c: ChoiceState, d: ToolCallDelta, frame: number): ToolState {
     this.frame = frame
     const call = c.calls.apply(d)
     if (call.argumentsIfEmpty === null && typeof d.argumentsIfEmpty === 'string') call.argumentsIfEmpty = d.argumentsIfEmpty
@@ -271,6 +311,7 @@ export class Accumulator {
       call.args.append(d.arguments)
       this.provenance?.add(frame, call.target, start, call.args.length)
     }
+    return call
   }
 
   /** Last non-null value wins, field by field; never summed. A field nested too deep is left out, and said. */
@@ -331,19 +372,35 @@ export class Accumulator {
 
   /** The reply as it stands; arguments are parsed here, once, never during the stream. */
   state(): AccumulatedState {
-    const choices = [...this.choices.values()]
-      .sort((a, b) => a.index - b.index)
-      .map((c) => this.replyChoice(c))
-    return { choices, usage: this.usage === null ? null : { ...this.usage }, done: this.done }
+    const choices = this.replyChoices()
+    const messages = this.messagesOf(choices)
+    return { choices, messages, usage: this.usage === null ? null : { ...this.usage }, done: this.done }
   }
 
+  private replyChoices(): ReplyChoice[] {
+    return [...this.choices.values()].sort((a, b) => a.index - b.index).map((c) => this.replyChoice(c))
+  }
+
+  /** Reply.messages; `where` learns which message part each provenance target is. */
+  private messagesOf(choices: ReplyChoice[], where?: Map<number, PartPlace>): ReplyMessage[] {
+    const loose = (index: number): Loose => {
+      const c = this.choices.get(index)!
+      const ch = c.channels
+      return { texts: { content: ch.content.toString(), reasoning: ch.reasoning.toString(), refusal: ch.refusal.toString() }, targets: c.targets, calls: c.calls.calls }
+    }
+    return this.messages.messagesOf(choices, loose, where)
+  }
+
+  /** A choice's fields; a choice whose deltas name messages has its messages' text joined (messages.ts). */
   private replyChoice(c: ChoiceState): ReplyChoice {
+    const joined = this.messages.size > 0 && this.messages.hasMessages(c.index)
+    const text = (channel: Channel) => joined ? this.messages.channelText(c.index, channel, c.channels[channel].toString()) : c.channels[channel].toString()
     return {
       index: c.index,
       role: c.role,
-      content: c.channels.content.toString(),
-      reasoning: c.channels.reasoning.toString(),
-      refusal: c.channels.refusal.toString(),
+      content: text('content'),
+      reasoning: text('reasoning'),
+      refusal: text('refusal'),
       toolCalls: sortedCalls(c.calls.calls).map(replyToolCall),
       finishReason: c.finishReason,
     }
@@ -367,11 +424,40 @@ export class Accumulator {
     if (log === null) return
     const positions = new Map<ToolState, number>()
     for (const c of this.choices.values()) sortedCalls(c.calls.calls).forEach((t, i) => positions.set(t, i))
+    this.placeMessageText()
     for (let i = 0; i < log.count; i++) {
       if (!log.holdsText(i)) continue
       const t = this.targets[log.targetAt(i)]!
-      visit(log.frameAt(i), t.choice, t.channel, t.channel === 'arguments' ? positions.get(t.tool)! : null, log.startAt(i), log.endAt(i))
+      if (t.channel === 'arguments') visit(log.frameAt(i), t.choice, t.channel, positions.get(t.tool)!, log.startAt(i), log.endAt(i))
+      else {
+        // a message's text is credited where it stands in the choice's joined channel
+        const shift = t.part === undefined ? 0 : t.part.offset
+        visit(log.frameAt(i), t.choice, t.channel, null, log.startAt(i) + shift, log.endAt(i) + shift)
+      }
     }
+  }
+
+  /** Each message text part's offset in its choice's channel text. */
+  private placeMessageText(): void {
+    if (this.messages.size === 0) return
+    for (const c of this.choices.values()) {
+      for (const channel of ['content', 'reasoning', 'refusal'] as const) this.messages.placeText(c.index, channel, c.channels[channel].length)
+    }
+  }
+
+  /** Which frame wrote which run of each message part's text (a tool call's: its arguments), in the order written. */
+  partProvenance(): PartProvenance[] {
+    const log = this.provenance
+    if (log === null) return []
+    const where = new Map<number, PartPlace>()
+    this.messagesOf(this.replyChoices(), where)
+    const out: PartProvenance[] = []
+    for (let i = 0; i < log.count; i++) {
+      if (!log.holdsText(i)) continue
+      const place = where.get(log.targetAt(i))
+      if (place !== undefined) out.push({ frame: log.frameAt(i), message: place.message, part: place.part, start: log.startAt(i), end: log.endAt(i) })
+    }
+    return out
   }
 
 }

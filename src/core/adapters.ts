@@ -22,6 +22,9 @@ export type Delta =
   | FinalTextDelta
   | FinalToolCallDelta
   | NoteDelta
+  | MessageDelta
+  | ToolResultDelta
+  | MessagePartDelta
 
 /** The choice exists (and may carry a role). */
 export interface ChoiceDelta {
@@ -36,6 +39,13 @@ export interface TextDelta {
   choice: number
   channel: Channel
   text: string
+  /**
+   * The message it belongs to (docs/architecture.md#messages): its text is then kept in that
+   * message, whatever streams between, and the choice's channel is the messages' text joined.
+   */
+  messageId?: string
+  /** The part it continues, within the message (AI SDK part ids); absent: the message's last part of that channel, when it is the last part. */
+  partId?: string
 }
 
 /**
@@ -64,6 +74,8 @@ export interface ToolCallDelta {
   whole?: boolean
   /** Arguments to use when no fragment ever arrives (Anthropic's content_block_start `input`). */
   argumentsIfEmpty?: string
+  /** The message whose part the call is (placed there when it first appears). */
+  messageId?: string
 }
 
 export interface FinishDelta {
@@ -84,6 +96,39 @@ export interface StreamErrorDelta {
   code?: string | number | null
   errorType?: string | null
   payload: unknown
+  /** The message it ends with an error part, when the wire says which. */
+  messageId?: string
+}
+
+/**
+ * A message of the run exists (a start event, the first chunk of an id): messages are listed
+ * in the order they are first named, by this or by any delta's messageId.
+ */
+export interface MessageDelta {
+  type: 'message'
+  choice: number
+  messageId: string
+  role?: string | null
+  name?: string | null
+}
+
+/** A tool's result: a part of the message it is given in (AI SDK: the call's; LangGraph, AG-UI: a tool message). */
+export interface ToolResultDelta {
+  type: 'tool-result'
+  choice: number
+  messageId: string
+  toolCallId: string | null
+  output: unknown
+  isError: boolean
+}
+
+/** A source, file or data part, kept as the wire gave it. */
+export interface MessagePartDelta {
+  type: 'message-part'
+  choice: number
+  messageId: string
+  part: 'source' | 'file' | 'data'
+  data: unknown
 }
 
 export interface DoneDelta {
@@ -153,6 +198,12 @@ export interface ProviderAdapter {
   jsonArrayStreamUrl?: RegExp
   /** A frame that carries nothing (a ping, a keep-alive): listed dimmed, hideable. */
   isKeepalive?(frame: Pick<ParsedFrame, 'event' | 'json'>): boolean
+  /**
+   * Set when a server of this protocol may end a whole stream without its terminal event (the
+   * LangGraph JS server never sends `event: end`): what such a stream lacks, said once as info
+   * when the body ends at a frame's end. A body cut inside a frame is still a cut.
+   */
+  terminalOptional?: string
 }
 
 /** How a stream's provider was chosen. */

@@ -36,6 +36,11 @@ export class Router {
     return this.adapter !== null ? { id: this.adapter.id, reason: this.reason } : this.fallback()
   }
 
+  /** What a stream of this protocol may lack at its end without being cut (ProviderAdapter.terminalOptional). */
+  get terminalOptional(): string | undefined {
+    return this.adapter?.terminalOptional
+  }
+
   get decided(): boolean {
     return this.adapter !== null
   }

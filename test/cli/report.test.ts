@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { around, comparedFields, renderComparison, renderDiagnosis, renderTiming, TIMES_UNKNOWN } from '../../src/cli/report.js'
 import type { Comparison } from '../../src/debug/compare-types.js'
 import type { Timing } from '../../src/debug/timing.js'
-import type { Reply, ReplyChoice } from '../../src/index.js'
+import { choiceMessages, type Reply, type ReplyChoice } from '../../src/index.js'
 
 const lines = (...l: string[]) => l.join('\n') + '\n'
 
 const choice = (index: number): ReplyChoice => ({ index, role: 'assistant', content: '', reasoning: '', refusal: '', toolCalls: [], finishReason: 'stop' })
 const reply = (choices: number[]): Reply => ({
-  transport: 'sse', provider: 'openai-chat', done: true, frameCount: 3, choices: choices.map(choice), usage: null, errors: [],
+  transport: 'sse', provider: 'openai-chat', done: true, frameCount: 3, choices: choices.map(choice), messages: choiceMessages(choices.map(choice)), usage: null, errors: [],
 })
 
 describe('check: the fields and the first difference', () => {

@@ -73,6 +73,7 @@ describe('reply patches', () => {
   const reply = (content: string, errors: Reply['errors'] = []): Reply => ({
     transport: 'sse', provider: 'openai', done: false, frameCount: 1, usage: null, errors,
     choices: [{ index: 0, role: 'assistant', content, reasoning: '', refusal: '', toolCalls: [], finishReason: null }],
+    messages: [{ id: null, role: 'assistant', parts: content === '' ? [] : [{ type: 'text', text: content }] }],
   })
 
   it('sends a text that grew as what was appended, and rebuilds it exactly', () => {
