@@ -247,11 +247,12 @@ export class Accumulator {
   /** Text of a message: kept in the message's part, whatever other messages stream between. */
   private appendMessageText(c: ChoiceState, d: TextDelta, frame: number): void {
     const m = this.messages.message(c.index, d.messageId!)
-    if (d.text.length === 0) return
+    // an empty text with a part id opens that part (an AI SDK text-start: the client shows it, empty)
+    if (d.text.length === 0 && d.partId === undefined) return
     const part = this.messages.textPart(m, d.channel, d.partId, (p) => this.targets.push({ choice: c.index, channel: d.channel, part: p }) - 1)
     const start = part.text.length
     part.text.append(d.text)
-    if (this.provenance !== null) this.provenance.add(frame, part.target, start, part.text.length)
+    if (d.text.length > 0 && this.provenance !== null) this.provenance.add(frame, part.target, start, part.text.length)
   }
 
   private appendText(c: ChoiceState, channel: Channel, text: string, frame: number): void {

@@ -194,7 +194,8 @@ function replyMessage(m: MessageState, index: number, where?: Map<number, PartPl
       parts.push(callPart(p.call))
     } else parts.push(p.part)
   }
-  const out: ReplyMessage = { id: m.id, role: m.role, parts }
+  // '' is a message the wire named no id for (an AI SDK stream whose start has none)
+  const out: ReplyMessage = { id: m.id === '' ? null : m.id, role: m.role, parts }
   if (m.name !== null) out.name = m.name
   return out
 }
