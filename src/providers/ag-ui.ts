@@ -130,6 +130,12 @@ class AgUiMapper {
         if (id !== null && !this.roles.has(id)) this.open(out, id, str(j['role']) ?? 'assistant', lane)
         return out
       }
+      case 'REASONING_MESSAGE_START': {
+        // a reasoning message of its own (role "reasoning" in 1.0): opened with the role it gives
+        const id = str(j['messageId'])
+        if (id !== null) this.open(out, id, str(j['role']), lane)
+        return out
+      }
       case 'TOOL_CALL_START':
         return this.toolCall(out, str(j['toolCallId']), str(j['toolCallName']), null, str(j['parentMessageId']), lane)
       case 'TOOL_CALL_ARGS':

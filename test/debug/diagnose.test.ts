@@ -412,9 +412,9 @@ describe('diagnose: the repository fixtures', () => {
     'gemini/prompt-blocked.sse': [['empty-reply', 'warning', null], ['note', 'warning', 0]],
     // the recording's authors trimmed most reasoning deltas: both block finishes differ
     'langgraph/events-reasoning-trimmed.sse': [['no-terminal-event', 'warning', null], ['final-mismatch', 'warning', 12], ['final-mismatch', 'warning', 13], ['unterminated-frame', 'warning', 15]],
-    'langgraph/messages-tuple-text-then-finish.sse': [['no-terminal-event', 'warning', null]],
+    'langgraph/messages-tuple-text-then-finish.sse': [['no-terminal-event', 'info', null]],
     'langgraph/partial-snapshot-rewrites-then-shrinks.sse': [['snapshot-rewrote', 'warning', 4], ['snapshot-rewrote', 'warning', 5]],
-    'langgraph/partial-snapshots-tool-use-then-text.sse': [['no-terminal-event', 'warning', null]],
+    'langgraph/partial-snapshots-tool-use-then-text.sse': [['no-terminal-event', 'info', null]],
     'librechat/error-event-after-text.sse': [['provider-error', 'error', 2]],
     'librechat/legacy-cumulative-text-rewrites.sse': [['snapshot-rewrote', 'warning', 4]],
     // the later stop "message_stop"
