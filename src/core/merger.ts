@@ -218,7 +218,10 @@ class StreamMerger implements Merger {
   private noTerminalEvent(): void {
     const lacks = this.router.terminalOptional
     if (lacks !== undefined && !this.lastUnterminated && this.store.count > 0) {
-      this.found.push({ frame: null, level: 'info', code: 'no-terminal-event', symptom: SYMPTOMS['no-terminal-event'], message: `the stream ended at a frame's end without a terminal event: ${lacks}` })
+      this.found.push({
+        frame: null, level: 'info', code: 'no-terminal-event', message: `the stream ended at a frame's end without a terminal event: ${lacks}`,
+        symptom: 'None for a client that ends the run when the body closes (the protocol\'s own does); one that waits for a terminal event waits forever.',
+      })
       return
     }
     this.found.push({ frame: null, level: 'warning', code: 'no-terminal-event', symptom: SYMPTOMS['no-terminal-event'], message: 'the stream ended without its terminal event ([DONE], message_stop, response.completed, done:true, a Gemini finishReason): it may have been cut' })
