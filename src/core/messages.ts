@@ -195,9 +195,8 @@ function replyMessage(m: MessageState, index: number, where?: Map<number, PartPl
     } else parts.push(p.part)
   }
   // '' is a message the wire named no id for (an AI SDK stream whose start has none)
-  const out: ReplyMessage = { id: m.id === '' ? null : m.id, role: m.role, parts }
-  if (m.name !== null) out.name = m.name
-  return out
+  const id = m.id === '' ? null : m.id
+  return m.name === null ? { id, role: m.role, parts } : { id, role: m.role, name: m.name, parts }
 }
 
 function callPart(t: ToolState): ReplyMessagePart {
