@@ -8,6 +8,7 @@ import { MAX_JSON_DEPTH, valueTooDeep } from './json-depth.js'
 import { clip, clipMessage, describeDifference } from './quote.js'
 import { MessageTable, type Loose, type PartPlace, type TextPart } from './messages.js'
 import { ProvenanceLog } from './provenance-log.js'
+import { Reporter } from './reporter.js'
 import { SYMPTOMS } from './symptoms.js'
 import { TextBuffer } from './text-buffer.js'
 import { replyToolCall, sortedCalls, type ToolState } from './reply-tool-call.js'
@@ -36,9 +37,6 @@ type Target =
   | { choice: number; channel: Channel; part?: TextPart }
   | { choice: number; channel: 'arguments'; tool: ToolState }
 
-/** Diagnostics of one code listed before the rest are only counted, in one summary. */
-const LISTED = 100
-
 /** Finish reasons that say the token limit cut the reply (OpenAI, Ollama; Anthropic; Gemini; Responses). */
 const LIMIT_REASONS: ReadonlySet<string> = new Set(['length', 'max_tokens', 'MAX_TOKENS', 'max_output_tokens'])
 
@@ -63,9 +61,8 @@ export class Accumulator {
 
   private arrivals = 0
   readonly streamErrors: StreamError[] = []
-  readonly diagnostics: Diagnostic[] = []
-  /** Per code: how many were reported, and the summary standing for those past LISTED. */
-  private readonly reported = new Map<DiagnosticCode, { count: number; summary: Diagnostic | null }>()
+  private readonly reporter = new Reporter()
+  readonly diagnostics: Diagnostic[] = this.reporter.diagnostics
   /** The frame of the first terminal marker; -1 before. */
   private doneFrame = -1
   private afterDoneReported = false
@@ -146,28 +143,8 @@ export class Accumulator {
     this.report(frame, 'frame-failed', 'error', () => `frame ${frame}: ${what} failed (${name}: ${clipMessage(text, 200)}); ${consequence} and merging went on`)
   }
 
-  /**
-   * Records a diagnostic. The first LISTED of a code are listed; the rest are counted in one
-   * summary, updated in place, so a stream with a million odd frames costs one entry more.
-   * A message given as a function is only built when it is listed.
-   */
   private report(frame: number, code: DiagnosticCode, level: Diagnostic['level'], message: string | (() => string), symptom = SYMPTOMS[code]): void {
-    let seen = this.reported.get(code)
-    if (seen === undefined) {
-      seen = { count: 0, summary: null }
-      this.reported.set(code, seen)
-    }
-    const count = ++seen.count
-    if (count <= LISTED) {
-      this.diagnostics.push({ frame, level, code, message: typeof message === 'string' ? message : message(), symptom })
-      return
-    }
-    if (seen.summary === null) {
-      seen.summary = { frame, level, code, message: '', symptom }
-      this.diagnostics.push(seen.summary)
-    }
-    const more = count - LISTED
-    seen.summary.message = `${more} more ${code} not listed (${count} in all), the first of them at frame ${seen.summary.frame}`
+    this.reporter.report(frame, code, level, message, symptom)
   }
 
   /** A delta that carries something, in a frame after the terminal marker's (once per stream). */
