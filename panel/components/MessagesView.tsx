@@ -1,10 +1,13 @@
 // A run as its client shows it (Reply.messages): one block per message (role, id, name), its
 // parts in order, each tool call with its result under it. Shown for the protocols whose
-// messages have ids (LangGraph, AG-UI, AI SDK); a plain completion has only its choices.
+// messages have ids (LangGraph, AG-UI, AI SDK); a plain completion has only its choices. The
+// text and arguments the selected frame wrote are marked in the part that holds them.
 // Wire text is rendered as text nodes (VisibleText), never as HTML.
 
-import type { ReplyMessage, ReplyMessagePart } from '../../src/library.js'
+import type { Channel, Reply, ReplyMessage, ReplyMessagePart } from '../../src/library.js'
 import { plural } from '../format.js'
+import { partSpans } from '../message-layout.js'
+import type { Highlight } from '../store.js'
 import { JsonTree } from './JsonTree.js'
 import { VisibleText } from './VisibleText.js'
 
@@ -15,7 +18,59 @@ export function hasOwnMessages(messages: readonly ReplyMessage[]): boolean {
   return messages.some((m) => m.id !== null)
 }
 
-export function MessagesView({ messages }: { messages: readonly ReplyMessage[] }) {
+/** Ranges [start, end) of one part's own text. */
+type Ranges = Array<[number, number]>
+
+const CHANNEL_OF: Record<string, Channel> = { text: 'content', reasoning: 'reasoning', refusal: 'refusal' }
+
+/** The marked ranges of each part, keyed `message:part`, from highlights in the reply's coordinates (choice 0). */
+function partMarks(reply: Reply, highlight: readonly Highlight[]): Map<string, Ranges> {
+  const out = new Map<string, Ranges>()
+  if (highlight.length === 0) return out
+  const add = (key: string, range: [number, number]) => { const list = out.get(key) ?? []; list.push(range); out.set(key, list) }
+  for (const channel of ['content', 'reasoning', 'refusal'] as const) {
+    const marks = highlight.filter((h) => h.field.choice === 0 && h.field.channel === channel)
+    if (marks.length === 0) continue
+    const spans = partSpans(reply, channel)
+    let n = 0
+    reply.messages.forEach((m, i) => m.parts.forEach((p, k) => {
+      if (!('text' in p) || CHANNEL_OF[p.type] !== channel) return
+      const span = spans[n++]!
+      for (const h of marks) {
+        const a = Math.max(h.start, span.start)
+        const b = Math.min(h.end, span.end)
+        if (a < b) add(`${i}:${k}`, [a - span.start, b - span.start])
+      }
+    }))
+  }
+  const calls = reply.choices.find((c) => c.index === 0)?.toolCalls ?? []
+  reply.messages.forEach((m, i) => m.parts.forEach((p, k) => {
+    if (p.type !== 'tool-call' || p.id === null) return
+    const at = calls.findIndex((c) => c.id === p.id)
+    for (const h of highlight) if (h.field.choice === 0 && h.field.channel === 'arguments' && h.field.toolCall === at) add(`${i}:${k}`, [h.start, h.end])
+  }))
+  return out
+}
+
+/** Text with its marked ranges in <mark> (ranges in order, not overlapping: a frame's runs). */
+function Marked({ text, ranges }: { text: string; ranges: Ranges | undefined }) {
+  if (ranges === undefined || ranges.length === 0) return <VisibleText text={text} />
+  const sorted = [...ranges].sort((x, y) => x[0] - y[0])
+  const out = []
+  let at = 0
+  for (const [a, b] of sorted) {
+    if (a < at) continue
+    if (a > at) out.push(<VisibleText key={`t${at}`} text={text.slice(at, a)} />)
+    out.push(<mark key={`m${a}`}><VisibleText text={text.slice(a, b)} /></mark>)
+    at = b
+  }
+  if (at < text.length) out.push(<VisibleText key={`t${at}`} text={text.slice(at)} />)
+  return <>{out}</>
+}
+
+export function MessagesView({ reply, highlight }: { reply: Reply; highlight: readonly Highlight[] }) {
+  const messages = reply.messages
+  const marks = partMarks(reply, highlight)
   // each result goes under its call when the run holds that call
   const calls = new Set<string>()
   for (const m of messages) for (const p of m.parts) if (p.type === 'tool-call' && p.id !== null) calls.add(p.id)
@@ -39,29 +94,30 @@ export function MessagesView({ messages }: { messages: readonly ReplyMessage[] }
             {m.name !== undefined && <span>name <b data-testid="message-name"><VisibleText text={m.name} /></b></span>}
             <span class="id" data-testid="message-id">{m.id === null ? '(no id)' : <VisibleText text={m.id} />}</span>
           </div>
-          {m.parts.map((p, k) => <PartView key={k} part={p} results={results} />)}
+          {m.parts.map((p, k) => <PartView key={k} part={p} results={results} marks={marks.get(`${i}:${k}`)} />)}
         </article>
       ))}
     </div>
   )
 }
 
-function PartView({ part, results }: { part: ReplyMessagePart; results: ReadonlyMap<string, ToolResult[]> }) {
+function PartView({ part, results, marks }: { part: ReplyMessagePart; results: ReadonlyMap<string, ToolResult[]>; marks: Ranges | undefined }) {
+  const written = marks !== undefined && marks.length > 0 ? true : undefined
   switch (part.type) {
     case 'text':
     case 'reasoning':
     case 'refusal':
       return (
-        <div class="ds-field" data-testid="message-part" data-type={part.type}>
+        <div class="ds-field" data-testid="message-part" data-type={part.type} data-written={written}>
           <div class="ds-field-label">{part.type} · {plural(part.text.length, 'char')}</div>
-          <pre class="ds-text" data-testid="message-text"><VisibleText text={part.text} /></pre>
+          <pre class="ds-text" data-testid="message-text"><Marked text={part.text} ranges={marks} /></pre>
         </div>
       )
     case 'tool-call':
       return (
-        <div class="ds-field" data-testid="message-part" data-type="tool-call">
+        <div class="ds-field" data-testid="message-part" data-type="tool-call" data-written={written}>
           <div class="ds-field-label">tool call <VisibleText text={part.name ?? '(no name)'} /> · <VisibleText text={part.id ?? '(no id)'} /></div>
-          <pre class="ds-text" data-testid="message-arguments"><VisibleText text={part.arguments} /></pre>
+          <pre class="ds-text" data-testid="message-arguments"><Marked text={part.arguments} ranges={marks} /></pre>
           {part.argumentsError !== null && <div class="ds-tool-error">arguments are not valid JSON: {part.argumentsError}</div>}
           {(part.id === null ? [] : results.get(part.id) ?? []).map((r, i) => <ResultView key={i} result={r} />)}
         </div>

@@ -37,7 +37,7 @@ export function ReplyView() {
       <Problems />
       <ComparePane />
       {reply.choices.length === 0 && <div class="ds-pending" data-testid="reply-empty">{emptyReply(view)}</div>}
-      {hasOwnMessages(reply.messages) && <MessagesView messages={reply.messages} />}
+      {hasOwnMessages(reply.messages) && <MessagesView reply={reply} highlight={view.highlight} />}
       {reply.choices.map((c) => (
         <ChoiceView
           key={c.index}

@@ -58,12 +58,16 @@ describe('the page shows a run as its messages', () => {
     expect(await byTestId('reply-content').allTextContents()).toEqual(['Low water at 06:42. Sunny, 4 °C. '])
   })
 
-  it('rewound to frame 2, the messages as they stood after it', async () => {
+  it('rewound to frame 2, the messages as they stood after it, the text frame 2 wrote marked in its message and in the choice', async () => {
     await page.locator('[data-testid="frame-row"][data-seq="2"]').click()
     await expect.poll(messages).toEqual([
       ['run-m9a', 'assistant', ['Low water ']],
       ['run-m9b', 'assistant', ['Sunny, ']],
     ])
+    await expect.poll(() => page.locator('[data-testid="message"] mark').allTextContents()).toEqual(['Sunny, '])
+    expect(await page.locator('[data-testid="message"][data-index="1"] [data-testid="message-part"][data-written="true"]').count()).toBe(1)
+    expect(await byTestId('reply-content').allTextContents()).toEqual(['Low water Sunny, '])
+    expect(await page.locator('[data-testid="reply-content"] mark').allTextContents()).toEqual(['Sunny, '])
   })
 
   it("an agent's steps: each call with its result under it, the failed one marked", async () => {
