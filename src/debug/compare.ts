@@ -80,9 +80,10 @@ class ComparisonBuilder {
     const client = new Map(this.view.choices.map((c) => [c.index, c]))
     this.ref.client = this.evidence(reference, client)
     if (this.view.messages !== undefined) {
-      // a list of messages: compared with Reply.messages; finish reasons and usage it has none of
+      // a list of messages: compared with Reply.messages instead of the choices (their text is
+      // the messages'); it has no finish reason or usage
       compareMessages(this.ref, this.ref.reply.messages, this.view.messages, this.differences)
-      for (const index of reference.keys()) this.notCompared.push(`choices[${index}].finishReason`)
+      for (const index of reference.keys()) this.notCompared.push(`choices[${index}]`)
       this.notCompared.push('usage')
       return { equal: this.differences.length === 0, differences: this.differences, notCompared: this.notCompared }
     }

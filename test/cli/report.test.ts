@@ -12,6 +12,18 @@ const reply = (choices: number[]): Reply => ({
 })
 
 describe('check: the fields and the first difference', () => {
+  it('a list of messages compared in place of the choices lists each message', () => {
+    const r: Reply = {
+      ...reply([0]),
+      messages: [{ id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'A' }] }, { id: 'b', role: 'assistant', parts: [{ type: 'text', text: 'B' }] }],
+    }
+    const comparison: Comparison = {
+      equal: false, notCompared: ['choices[0]', 'usage'],
+      differences: [{ field: 'messages[1].parts[0].text', expected: 'B', got: 'b', offset: 0, frame: null, cause: 'other', message: 'm' }],
+    }
+    expect(comparedFields(comparison, r)).toEqual(['messages[0]', 'messages[1]'])
+  })
+
   it('lists each choice field and usage, less what was not compared, plus fields only a difference names', () => {
     const comparison: Comparison = {
       equal: false,
