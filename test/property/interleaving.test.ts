@@ -6,7 +6,7 @@
 
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { merge, type ReplyMessage } from '../../src/index.js'
+import { createMerger, merge, type ReplyMessage } from '../../src/index.js'
 
 /** One message's chunks: text pieces, and (LangGraph) a tool call's argument fragments. */
 interface Script { texts: string[]; args: string[] }
@@ -130,5 +130,24 @@ describe('interleaving: two messages streamed at once', () => {
       }])
       expect(reply.choices[0]!.content).toBe(a.texts.join('') + b.texts.join(''))
     }), { numRuns: 300 })
+  })
+
+  it('provenance: each frame is credited with exactly its chunk, in the choice\'s joined text and in its message\'s part', () => {
+    fc.assert(fc.property(scriptArb, scriptArb, scheduleArb, (a, b, schedule) => {
+      const frame = (id: string, t: string) => sse('messages', [{ type: 'AIMessageChunk', id, content: t }, {}])
+      const fa = a.texts.map((t) => ({ id: 'run-a', t }))
+      const fb = b.texts.map((t) => ({ id: 'run-b', t }))
+      const chunks = interleave(fa, fb, schedule)
+      const m = createMerger()
+      m.push(chunks.map((c) => frame(c.id, c.t)).join(''))
+      const reply = m.end()
+      const content = reply.choices[0]!.content
+      const credited = chunks.map(() => '')
+      for (const p of m.provenance()) credited[p.frame] += content.slice(p.start, p.end)
+      expect(credited).toEqual(chunks.map((c) => c.t))
+      const inParts = chunks.map(() => '')
+      for (const p of m.partProvenance()) inParts[p.frame] += (reply.messages[p.message]!.parts[p.part] as { text: string }).text.slice(p.start, p.end)
+      expect(inParts).toEqual(chunks.map((c) => c.t))
+    }), { numRuns: 200 })
   })
 })
