@@ -198,12 +198,6 @@ export interface ProviderAdapter {
   jsonArrayStreamUrl?: RegExp
   /** A frame that carries nothing (a ping, a keep-alive): listed dimmed, hideable. */
   isKeepalive?(frame: Pick<ParsedFrame, 'event' | 'json'>): boolean
-  /**
-   * Set when a server of this protocol may end a whole stream without its terminal event (the
-   * LangGraph JS server never sends `event: end`): what such a stream lacks, said once as info
-   * when the body ends at a frame's end. A body cut inside a frame is still a cut.
-   */
-  terminalOptional?: string
 }
 
 /** How a stream's provider was chosen. */
@@ -239,4 +233,11 @@ export interface FrameMapper {
   map(frame: ParsedFrame): Delta[]
   /** Called once at the end of the stream, to close what is still open. */
   flush?(): Delta[]
+  /**
+   * Asked at the end of a stream that had no terminal event: when a server of this protocol
+   * may end a whole stream so (the LangGraph JS server never sends `event: end`), what such a
+   * stream lacks, said once as info if the body ended at a frame's end (a body cut inside a
+   * frame is still a cut); null when the stream may have been cut.
+   */
+  terminalOptional?(): string | null
 }

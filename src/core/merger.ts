@@ -212,12 +212,12 @@ class StreamMerger implements Merger {
 
   /**
    * The stream ended without its terminal event: a warning (it may have been cut), unless its
-   * protocol's servers may end so (the adapter's terminalOptional) and the body ended at a
+   * protocol's servers may end so (the mapper's terminalOptional) and the body ended at a
    * frame's end: then once, as info, what it lacked. A last frame not closed is still a cut.
    */
   private noTerminalEvent(): void {
-    const lacks = this.router.terminalOptional
-    if (lacks !== undefined && !this.lastUnterminated && this.store.count > 0) {
+    const lacks = this.router.terminalOptional()
+    if (lacks !== null && !this.lastUnterminated && this.store.count > 0) {
       this.found.push({
         frame: null, level: 'info', code: 'no-terminal-event', message: `the stream ended at a frame's end without a terminal event: ${lacks}`,
         symptom: 'None for a client that ends the run when the body closes (the protocol\'s own does); one that waits for a terminal event waits forever.',

@@ -23,7 +23,8 @@
 //   model call has its own (tool_use, then end_turn), and only the last one ends the reply.
 // - `error` ({error, message}) is a stream error; `end` ends. The JS server
 //   (@langchain/langgraph-api) never sends `end`: a body that ends at a frame's end is a
-//   whole run for it (terminalOptional), only said as info. `metadata`, `messages/metadata`,
+//   whole run for it (terminalOptional; not the event protocol's, which ends with its
+//   lifecycle), only said as info. `metadata`, `messages/metadata`,
 //   `values`, `updates`, `debug`, `custom`, `checkpoints`, `tasks`, `events`, `feedback` are
 //   not the reply.
 // - The event protocol (`{type: "event", method, params}` frames) is read by langgraph-events.ts.
@@ -288,6 +289,12 @@ class LangGraphReaders implements FrameMapper {
   flush(): Delta[] {
     return [...this.modes.flush(), ...(this.events?.flush() ?? [])]
   }
+
+  /** A stream-mode run may end without `event: end` (the JS server's never has one); the event protocol ends with its lifecycle. */
+  terminalOptional(): string | null {
+    if (this.events !== null) return null
+    return 'LangGraph\'s JS server (@langchain/langgraph-api) never sends `event: end`, so the run is read as whole; a Python server\'s run ends with it'
+  }
 }
 
 export const langgraph: ProviderAdapter = {
@@ -300,6 +307,5 @@ export const langgraph: ProviderAdapter = {
     return shape !== undefined && shape(json)
   },
   createMapper: () => new LangGraphReaders(),
-  terminalOptional: 'LangGraph\'s JS server (@langchain/langgraph-api) never sends `event: end`, so the run is read as whole; a Python server\'s run ends with it',
   urlPattern: /\/runs\/stream(?:[?#]|$)|\/threads\/[^/?#]+\/runs\/[^/?#]+\/stream(?:[?#]|$)/,
 }
