@@ -6,9 +6,11 @@
 
 import { MAX_JSON_DEPTH, valueTooDeep } from './json-depth.js'
 import { clip, clipMessage, describeDifference } from './quote.js'
-import { MessageTable, type Loose, type PartPlace, type TextPart } from './messages.js'
+import { MessageTable, type Loose, type PartPlace } from './messages.js'
+import { eachProvenance, partProvenance, type ProvenanceTarget } from './provenance-read.js'
 import { ProvenanceLog } from './provenance-log.js'
 import { Reporter } from './reporter.js'
+import { mergeUsage } from './usage.js'
 import { SYMPTOMS } from './symptoms.js'
 import { TextBuffer } from './text-buffer.js'
 import { replyToolCall, sortedCalls, type ToolState } from './reply-tool-call.js'
@@ -33,9 +35,7 @@ class ChoiceState {
   }
 }
 
-type Target =
-  | { choice: number; channel: Channel; part?: TextPart }
-  | { choice: number; channel: 'arguments'; tool: ToolState }
+type Target = ProvenanceTarget
 
 /** Finish reasons that say the token limit cut the reply (OpenAI, Ollama; Anthropic; Gemini; Responses). */
 const LIMIT_REASONS: ReadonlySet<string> = new Set(['length', 'max_tokens', 'MAX_TOKENS', 'max_output_tokens'])
@@ -114,7 +114,10 @@ export class Accumulator {
         if (nonEmpty(delta.reason)) this.finish(this.choice(delta.choice), delta.reason, frame)
         return
       case 'usage':
-        return this.mergeUsage(delta.usage, frame)
+        this.usage = mergeUsage(this.usage, delta.usage, (key) => {
+          this.report(frame, 'too-deep', 'warning', `usage field ${clip(key)} of frame ${frame} is nested deeper than ${MAX_JSON_DEPTH} levels: left out of the Reply; the frame keeps its text`)
+        })
+        return
       case 'stream-error':
         if (delta.messageId !== undefined) this.messages.addValue(this.messages.message(0, delta.messageId), { type: 'error', message: delta.message })
         return this.streamError(delta, frame)
@@ -292,24 +295,6 @@ export class Accumulator {
     return call
   }
 
-  /** Last non-null value wins, field by field; never summed. A field nested too deep is left out, and said. */
-  private mergeUsage(usage: Record<string, unknown>, frame: number): void {
-    const merged = this.usage ?? {}
-    for (const key of Object.keys(usage)) {
-      const value = usage[key]
-      if (value === null || value === undefined) continue
-      if (typeof value === 'object' && valueTooDeep(value, MAX_JSON_DEPTH - 1)) {
-        this.report(frame, 'too-deep', 'warning', `usage field ${clip(key)} of frame ${frame} is nested deeper than ${MAX_JSON_DEPTH} levels: left out of the Reply; the frame keeps its text`)
-        continue
-      }
-      // a wire key named "__proto__" is data, never the object's prototype (defineProperty is
-      // several times slower than assignment, so it is kept for that one key)
-      if (key === '__proto__') Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true })
-      else merged[key] = value
-    }
-    this.usage = merged
-  }
-
   /**
    * A final text, compared in time proportional to it (never to the channel): a part's final
    * (`span`) against the part as the adapter saw it built; a whole channel's by length first,
@@ -398,44 +383,14 @@ export class Accumulator {
 
   /** The records provenanceRecords() gives, as fields: a 64 MB stream's 240,000 records build no object. */
   eachProvenance(visit: ProvenanceVisit): void {
-    const log = this.provenance
-    if (log === null) return
-    const positions = new Map<ToolState, number>()
-    for (const c of this.choices.values()) sortedCalls(c.calls.calls).forEach((t, i) => positions.set(t, i))
-    this.placeMessageText()
-    for (let i = 0; i < log.count; i++) {
-      if (!log.holdsText(i)) continue
-      const t = this.targets[log.targetAt(i)]!
-      if (t.channel === 'arguments') visit(log.frameAt(i), t.choice, t.channel, positions.get(t.tool)!, log.startAt(i), log.endAt(i))
-      else {
-        // a message's text is credited where it stands in the choice's joined channel
-        const shift = t.part === undefined ? 0 : t.part.offset
-        visit(log.frameAt(i), t.choice, t.channel, null, log.startAt(i) + shift, log.endAt(i) + shift)
-      }
-    }
-  }
-
-  /** Each message text part's offset in its choice's channel text. */
-  private placeMessageText(): void {
-    if (this.messages.size === 0) return
-    for (const c of this.choices.values()) {
-      for (const channel of ['content', 'reasoning', 'refusal'] as const) this.messages.placeText(c.index, channel, c.channels[channel].length)
-    }
+    if (this.provenance !== null) eachProvenance(this.provenance, this.targets, this.choices.values(), this.messages, visit)
   }
 
   /** Which frame wrote which run of each message part's text (a tool call's: its arguments), in the order written. */
   partProvenance(): PartProvenance[] {
-    const log = this.provenance
-    if (log === null) return []
+    if (this.provenance === null) return []
     const where = new Map<number, PartPlace>()
     this.messagesOf(this.replyChoices(), where)
-    const out: PartProvenance[] = []
-    for (let i = 0; i < log.count; i++) {
-      if (!log.holdsText(i)) continue
-      const place = where.get(log.targetAt(i))
-      if (place !== undefined) out.push({ frame: log.frameAt(i), message: place.message, part: place.part, start: log.startAt(i), end: log.endAt(i) })
-    }
-    return out
+    return partProvenance(this.provenance, where)
   }
-
 }
