@@ -4,6 +4,7 @@
 // text and arguments the selected frame wrote are marked in the part that holds them.
 // Wire text is rendered as text nodes (VisibleText), never as HTML.
 
+import { useState } from 'preact/hooks'
 import type { Channel, Reply, ReplyMessage, ReplyMessagePart } from '../../src/library.js'
 import { plural } from '../format.js'
 import { partSpans } from '../message-layout.js'
@@ -17,6 +18,13 @@ type ToolResult = Extract<ReplyMessagePart, { type: 'tool-result' }>
 export function hasOwnMessages(messages: readonly ReplyMessage[]): boolean {
   return messages.some((m) => m.id !== null)
 }
+
+/**
+ * Messages laid out at first (more on demand), and characters shown of a part (the choice's
+ * view above windows the whole text): a long run re-laid out on every batch would stall the panel.
+ */
+export const MESSAGES_SHOWN = 50
+export const PART_CHARS_SHOWN = 4_000
 
 /** Ranges [start, end) of one part's own text. */
 type Ranges = Array<[number, number]>
@@ -52,23 +60,27 @@ function partMarks(reply: Reply, highlight: readonly Highlight[]): Map<string, R
   return out
 }
 
-/** Text with its marked ranges in <mark> (ranges in order, not overlapping: a frame's runs). */
-function Marked({ text, ranges }: { text: string; ranges: Ranges | undefined }) {
-  if (ranges === undefined || ranges.length === 0) return <VisibleText text={text} />
+/** Text with its marked ranges in <mark> (ranges in order, not overlapping: a frame's runs); past PART_CHARS_SHOWN, its length said. */
+function Marked({ text: whole, ranges }: { text: string; ranges: Ranges | undefined }) {
+  const text = whole.length > PART_CHARS_SHOWN ? whole.slice(0, PART_CHARS_SHOWN) : whole
+  const rest = whole.length - text.length
+  const more = rest > 0 ? <span class="ds-status" data-testid="message-text-more"> … {plural(rest, 'more char')}</span> : null
+  if (ranges === undefined || ranges.length === 0) return <><VisibleText text={text} />{more}</>
   const sorted = [...ranges].sort((x, y) => x[0] - y[0])
   const out = []
   let at = 0
   for (const [a, b] of sorted) {
-    if (a < at) continue
+    if (a < at || a >= text.length) continue
     if (a > at) out.push(<VisibleText key={`t${at}`} text={text.slice(at, a)} />)
-    out.push(<mark key={`m${a}`}><VisibleText text={text.slice(a, b)} /></mark>)
-    at = b
+    out.push(<mark key={`m${a}`}><VisibleText text={text.slice(a, Math.min(b, text.length))} /></mark>)
+    at = Math.min(b, text.length)
   }
   if (at < text.length) out.push(<VisibleText key={`t${at}`} text={text.slice(at)} />)
-  return <>{out}</>
+  return <>{out}{more}</>
 }
 
 export function MessagesView({ reply, highlight }: { reply: Reply; highlight: readonly Highlight[] }) {
+  const [limit, setLimit] = useState(MESSAGES_SHOWN)
   const messages = reply.messages
   const marks = partMarks(reply, highlight)
   // each result goes under its call when the run holds that call
@@ -86,7 +98,7 @@ export function MessagesView({ reply, highlight }: { reply: Reply; highlight: re
   return (
     <div class="ds-block" data-testid="messages">
       <div class="ds-section-label">messages ({messages.length})</div>
-      {messages.map((m, i) => (
+      {messages.map((m, i) => i >= limit && !hasMark(marks, i) ? null : (
         <article key={`${i}:${m.id ?? ''}`} class="ds-choice ds-message" data-testid="message" data-index={i}>
           <div class="ds-choice-head">
             <span>message <b>{i}</b></span>
@@ -97,8 +109,19 @@ export function MessagesView({ reply, highlight }: { reply: Reply; highlight: re
           {m.parts.map((p, k) => <PartView key={k} part={p} results={results} marks={marks.get(`${i}:${k}`)} />)}
         </article>
       ))}
+      {messages.length > limit && (
+        <button type="button" class="ds-link ds-more" data-testid="more-messages" onClick={() => setLimit(limit + MESSAGES_SHOWN * 4)}>
+          … {plural(messages.length - limit, 'more message')}: show {Math.min(MESSAGES_SHOWN * 4, messages.length - limit)} more
+        </button>
+      )}
     </div>
   )
+}
+
+/** Past the limit, a message is laid out only when the selected frame wrote into it. */
+function hasMark(marks: ReadonlyMap<string, Ranges>, message: number): boolean {
+  for (const key of marks.keys()) if (key.startsWith(`${message}:`)) return true
+  return false
 }
 
 function PartView({ part, results, marks }: { part: ReplyMessagePart; results: ReadonlyMap<string, ToolResult[]>; marks: Ranges | undefined }) {
@@ -144,7 +167,7 @@ function ResultView({ result }: { result: ToolResult }) {
   return (
     <div class={result.isError ? 'ds-tool-error' : ''} data-testid="tool-result" data-error={result.isError || undefined}>
       <div class="ds-field-label">{result.isError ? 'failed: ' : 'result'}</div>
-      {typeof result.output === 'string' ? <pre class="ds-text"><VisibleText text={result.output} /></pre> : <JsonTree value={result.output} />}
+      {typeof result.output === 'string' ? <pre class="ds-text"><Marked text={result.output} ranges={undefined} /></pre> : <JsonTree value={result.output} />}
     </div>
   )
 }

@@ -82,6 +82,17 @@ describe('the page shows a run as its messages', () => {
     expect(await first.locator('[data-testid="tool-result"][data-error="true"]').count()).toBe(1)
   })
 
+  it('a long run lays out its first 50 messages (more on demand) and the first 4,000 characters of a part', async () => {
+    const ev = (o: object) => `data: ${JSON.stringify(o)}\n\n`
+    const body = Array.from({ length: 60 }, (_, i) => ev({ type: 'TEXT_MESSAGE_START', messageId: `m${i}`, role: 'assistant' }) + ev({ type: 'TEXT_MESSAGE_CONTENT', messageId: `m${i}`, delta: i === 0 ? 'x'.repeat(5000) : `message ${i}` })).join('')
+    await load('long.sse', Buffer.from(body + ev({ type: 'RUN_FINISHED', threadId: 't', runId: 'r' })))
+    await expect.poll(() => page.locator('[data-testid="message"]').count()).toBe(50)
+    expect(await byTestId('message-text-more').allTextContents()).toEqual([' … 1000 more chars'])
+    await byTestId('more-messages').click()
+    await expect.poll(() => page.locator('[data-testid="message"]').count()).toBe(60)
+    expect(await byTestId('more-messages').count()).toBe(0)
+  })
+
   it('a plain chat completion has its choice only, no message block', async () => {
     await load('plain.sse', fixture('openai-chat/crlf-line-endings.sse'))
     await expect.poll(() => byTestId('reply-content').allTextContents()).toEqual(['Line one\nLine two'])
