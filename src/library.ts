@@ -10,7 +10,7 @@ import { generic } from './providers/generic.js'
 import { createRulesAdapter, RULES_PROVIDER_ID, type Rules } from './providers/rules.js'
 
 export {
-  createProviderRegistry, findJsonSyntaxError, isConnectEnvelope, isEventStreamPrelude, jsonText, MAX_JSON_DEPTH, parseJson, readSseBlock, sniffTransport, SYMPTOMS, transportFromContentType, utf8Length,
+  choiceMessages, createProviderRegistry, findJsonSyntaxError, isConnectEnvelope, isEventStreamPrelude, jsonText, MAX_JSON_DEPTH, parseJson, readSseBlock, sniffTransport, SYMPTOMS, transportFromContentType, utf8Length,
 } from './core/index.js'
 export type * from './core/types.js'
 export type { Merger } from './core/index.js'

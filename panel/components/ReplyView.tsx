@@ -7,6 +7,7 @@ import { ComparePane } from './ComparePane.js'
 import { Problems } from './Problems.js'
 import { Scrubber } from './Scrubber.js'
 import { JsonTree } from './JsonTree.js'
+import { hasOwnMessages, MessagesView } from './MessagesView.js'
 import { TimingStrip } from './TimingStrip.js'
 
 export function ReplyView() {
@@ -36,6 +37,7 @@ export function ReplyView() {
       <Problems />
       <ComparePane />
       {reply.choices.length === 0 && <div class="ds-pending" data-testid="reply-empty">{emptyReply(view)}</div>}
+      {hasOwnMessages(reply.messages) && <MessagesView reply={reply} highlight={view.highlight} />}
       {reply.choices.map((c) => (
         <ChoiceView
           key={c.index}

@@ -3,7 +3,8 @@
 // tool calls as the ones that changed, by position; usage and finish reasons whole; the errors
 // as the new ones.
 
-import type { Channel, ProviderId, Reply, ReplyChoice, Transport } from '../../src/library.js'
+import { choiceMessages } from '../../src/library.js'
+import type { Channel, ProviderId, Reply, ReplyChoice, ReplyMessage, Transport } from '../../src/library.js'
 import { appendPiece, notePieces, piecesFor, type TextPiece } from '../text-pieces.js'
 
 /** A text field of a choice: the same as before up to `from`, then `text`. */
@@ -34,6 +35,11 @@ export interface ReplyPatch {
   done: boolean
   frameCount: number
   choices: ChoicePatch[]
+  /**
+   * The messages, whole, when the stream's deltas named them; null when they are the choices
+   * as messages (rebuilt on this side from the choices: a plain stream's text is sent once).
+   */
+  messages: ReplyMessage[] | null
   usage: Record<string, unknown> | null
   /** The errors after the first `errorsFrom` (the ones before are as they were). */
   errorsFrom: number
@@ -103,7 +109,8 @@ export function diffReply(prev: Reply | null, next: Reply): ReplyPatch {
   const errorsFrom = kept > 0 && kept <= next.errors.length && prev!.errors[kept - 1] === next.errors[kept - 1] && prev!.errors[0] === next.errors[0] ? kept : 0
   return {
     transport: next.transport, provider: next.provider, done: next.done, frameCount: next.frameCount,
-    choices, usage: next.usage, errorsFrom, errors: next.errors.slice(errorsFrom),
+    choices, messages: next.messages.some((m) => m.id !== null) ? next.messages : null,
+    usage: next.usage, errorsFrom, errors: next.errors.slice(errorsFrom),
   }
 }
 
@@ -132,7 +139,8 @@ export function applyPatch(prev: Reply | null, patch: ReplyPatch): Reply {
     return choice
   })
   const errors = patch.errorsFrom === 0 ? patch.errors : [...prev!.errors.slice(0, patch.errorsFrom), ...patch.errors]
-  return { transport: patch.transport, provider: patch.provider, done: patch.done, frameCount: patch.frameCount, choices, usage: patch.usage, errors }
+  const messages = patch.messages ?? choiceMessages(choices)
+  return { transport: patch.transport, provider: patch.provider, done: patch.done, frameCount: patch.frameCount, choices, messages, usage: patch.usage, errors }
 }
 
 function toolCallsOf(before: readonly ToolCall[], patch: ChoicePatch['toolCalls']): ToolCall[] {

@@ -33,7 +33,10 @@ const CHOICE_FIELDS = ['content', 'reasoning', 'refusal', 'toolCalls', 'finishRe
  */
 export function comparedFields(comparison: Comparison, reply: Reply): string[] {
   const fields: string[] = []
-  for (const c of reply.choices) for (const f of CHOICE_FIELDS) fields.push(`choices[${c.index}].${f}`)
+  // a list of messages was compared message by message, in place of the choices
+  const byMessages = reply.choices.length > 0 && reply.choices.every((c) => comparison.notCompared.includes(`choices[${c.index}]`))
+  if (byMessages) reply.messages.forEach((_, i) => fields.push(`messages[${i}]`))
+  else for (const c of reply.choices) for (const f of CHOICE_FIELDS) fields.push(`choices[${c.index}].${f}`)
   fields.push('usage')
   const kept = fields.filter((f) => !comparison.notCompared.some((n) => covers(n, f)))
   for (const d of comparison.differences) {

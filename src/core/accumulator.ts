@@ -6,14 +6,18 @@
 
 import { MAX_JSON_DEPTH, valueTooDeep } from './json-depth.js'
 import { clip, clipMessage, describeDifference } from './quote.js'
+import { MessageTable, type Loose, type PartPlace } from './messages.js'
+import { eachProvenance, partProvenance, type ProvenanceTarget } from './provenance-read.js'
 import { ProvenanceLog } from './provenance-log.js'
+import { Reporter } from './reporter.js'
+import { mergeUsage } from './usage.js'
 import { SYMPTOMS } from './symptoms.js'
 import { TextBuffer } from './text-buffer.js'
 import { replyToolCall, sortedCalls, type ToolState } from './reply-tool-call.js'
 import { nonEmpty, ToolCallTable } from './tool-calls.js'
 import type {
-  Channel, Delta, Diagnostic, DiagnosticCode, FinalTextDelta, FinalToolCallDelta, Provenance, ProvenanceVisit, ReplyChoice,
-  StreamError, TextTruncateDelta, ToolCallDelta,
+  Channel, Delta, Diagnostic, DiagnosticCode, FinalTextDelta, FinalToolCallDelta, PartProvenance, Provenance, ProvenanceVisit, ReplyChoice,
+  ReplyMessage, StreamError, TextDelta, TextTruncateDelta, ToolCallDelta,
 } from './types.js'
 
 class ChoiceState {
@@ -31,24 +35,22 @@ class ChoiceState {
   }
 }
 
-type Target =
-  | { choice: number; channel: Channel }
-  | { choice: number; channel: 'arguments'; tool: ToolState }
-
-/** Diagnostics of one code listed before the rest are only counted, in one summary. */
-const LISTED = 100
+type Target = ProvenanceTarget
 
 /** Finish reasons that say the token limit cut the reply (OpenAI, Ollama; Anthropic; Gemini; Responses). */
 const LIMIT_REASONS: ReadonlySet<string> = new Set(['length', 'max_tokens', 'MAX_TOKENS', 'max_output_tokens'])
 
 export interface AccumulatedState {
   choices: ReplyChoice[]
+  messages: ReplyMessage[]
   usage: Record<string, unknown> | null
   done: boolean
 }
 
 export class Accumulator {
   private readonly choices = new Map<number, ChoiceState>()
+  /** The run's messages, when deltas name them (messages.ts). */
+  private readonly messages: MessageTable
   private usage: Record<string, unknown> | null = null
   private done = false
   private readonly targets: Target[] = []
@@ -59,9 +61,8 @@ export class Accumulator {
 
   private arrivals = 0
   readonly streamErrors: StreamError[] = []
-  readonly diagnostics: Diagnostic[] = []
-  /** Per code: how many were reported, and the summary standing for those past LISTED. */
-  private readonly reported = new Map<DiagnosticCode, { count: number; summary: Diagnostic | null }>()
+  private readonly reporter = new Reporter()
+  readonly diagnostics: Diagnostic[] = this.reporter.diagnostics
   /** The frame of the first terminal marker; -1 before. */
   private doneFrame = -1
   private afterDoneReported = false
@@ -70,6 +71,7 @@ export class Accumulator {
 
   constructor(options: { provenance?: boolean } = {}) {
     this.provenance = options.provenance === false ? null : new ProvenanceLog()
+    this.messages = new MessageTable(this.unsettled)
   }
 
   apply(delta: Delta, frame: number): void {
@@ -83,6 +85,7 @@ export class Accumulator {
       case 'text': {
         const c = this.choice(delta.choice)
         if (c.finishReason !== null && delta.text.length > 0) this.afterFinish(c, frame)
+        if (delta.messageId !== undefined) return this.appendMessageText(c, delta, frame)
         return this.appendText(c, delta.channel, delta.text, frame)
       }
       case 'text-truncate':
@@ -90,14 +93,33 @@ export class Accumulator {
       case 'tool-call': {
         const c = this.choice(delta.choice)
         if (c.finishReason !== null) this.afterFinish(c, frame)
-        return this.applyToolCall(c, delta, frame)
+        const call = this.applyToolCall(c, delta, frame)
+        if (delta.messageId !== undefined) this.messages.placeCall(this.messages.message(c.index, delta.messageId), call)
+        return
+      }
+      case 'message':
+        this.choice(delta.choice)
+        return this.messages.open(delta)
+      case 'tool-result': {
+        const m = this.messages.message(this.choice(delta.choice).index, delta.messageId)
+        this.messages.addValue(m, { type: 'tool-result', toolCallId: delta.toolCallId, output: this.shallow(delta.output, 'tool result', frame), isError: delta.isError })
+        return
+      }
+      case 'message-part': {
+        const m = this.messages.message(this.choice(delta.choice).index, delta.messageId)
+        this.messages.addValue(m, { type: delta.part, data: this.shallow(delta.data, `${delta.part} part`, frame) })
+        return
       }
       case 'finish':
         if (nonEmpty(delta.reason)) this.finish(this.choice(delta.choice), delta.reason, frame)
         return
       case 'usage':
-        return this.mergeUsage(delta.usage, frame)
+        this.usage = mergeUsage(this.usage, delta.usage, (key) => {
+          this.report(frame, 'too-deep', 'warning', `usage field ${clip(key)} of frame ${frame} is nested deeper than ${MAX_JSON_DEPTH} levels: left out of the Reply; the frame keeps its text`)
+        })
+        return
       case 'stream-error':
+        if (delta.messageId !== undefined) this.messages.addValue(this.messages.message(0, delta.messageId), { type: 'error', message: delta.message })
         return this.streamError(delta, frame)
       case 'done':
         this.done = true
@@ -124,28 +146,8 @@ export class Accumulator {
     this.report(frame, 'frame-failed', 'error', () => `frame ${frame}: ${what} failed (${name}: ${clipMessage(text, 200)}); ${consequence} and merging went on`)
   }
 
-  /**
-   * Records a diagnostic. The first LISTED of a code are listed; the rest are counted in one
-   * summary, updated in place, so a stream with a million odd frames costs one entry more.
-   * A message given as a function is only built when it is listed.
-   */
   private report(frame: number, code: DiagnosticCode, level: Diagnostic['level'], message: string | (() => string), symptom = SYMPTOMS[code]): void {
-    let seen = this.reported.get(code)
-    if (seen === undefined) {
-      seen = { count: 0, summary: null }
-      this.reported.set(code, seen)
-    }
-    const count = ++seen.count
-    if (count <= LISTED) {
-      this.diagnostics.push({ frame, level, code, message: typeof message === 'string' ? message : message(), symptom })
-      return
-    }
-    if (seen.summary === null) {
-      seen.summary = { frame, level, code, message: '', symptom }
-      this.diagnostics.push(seen.summary)
-    }
-    const more = count - LISTED
-    seen.summary.message = `${more} more ${code} not listed (${count} in all), the first of them at frame ${seen.summary.frame}`
+    this.reporter.report(frame, code, level, message, symptom)
   }
 
   /** A delta that carries something, in a frame after the terminal marker's (once per stream). */
@@ -154,6 +156,7 @@ export class Accumulator {
       case 'done':
       case 'note':
       case 'choice':
+      case 'message':
         return
       case 'text':
         if (delta.text.length === 0) return
@@ -214,6 +217,24 @@ export class Accumulator {
     return c
   }
 
+  /** A wire value kept in a message part, or null (said) when it is nested too deep to keep. */
+  private shallow(value: unknown, what: string, frame: number): unknown {
+    if (!valueTooDeep(value, MAX_JSON_DEPTH - 1)) return value
+    this.report(frame, 'too-deep', 'warning', `the ${what} of frame ${frame} is nested deeper than ${MAX_JSON_DEPTH} levels: left out (null); the frame keeps its text`)
+    return null
+  }
+
+  /** Text of a message: kept in the message's part, whatever other messages stream between. */
+  private appendMessageText(c: ChoiceState, d: TextDelta, frame: number): void {
+    const m = this.messages.message(c.index, d.messageId!)
+    // an empty text with a part id opens that part (an AI SDK text-start: the client shows it, empty)
+    if (d.text.length === 0 && d.partId === undefined) return
+    const part = this.messages.textPart(m, d.channel, d.partId, (p) => this.targets.push({ choice: c.index, channel: d.channel, part: p }) - 1)
+    const start = part.text.length
+    part.text.append(d.text)
+    if (d.text.length > 0 && this.provenance !== null) this.provenance.add(frame, part.target, start, part.text.length)
+  }
+
   private appendText(c: ChoiceState, channel: Channel, text: string, frame: number): void {
     const buffer = c.channels[channel]
     const start = buffer.length
@@ -262,7 +283,7 @@ export class Accumulator {
     return call
   }
 
-  private applyToolCall(c: ChoiceState, d: ToolCallDelta, frame: number): void {
+  private applyToolCall(c: ChoiceState, d: ToolCallDelta, frame: number): ToolState {
     this.frame = frame
     const call = c.calls.apply(d)
     if (call.argumentsIfEmpty === null && typeof d.argumentsIfEmpty === 'string') call.argumentsIfEmpty = d.argumentsIfEmpty
@@ -271,24 +292,7 @@ export class Accumulator {
       call.args.append(d.arguments)
       this.provenance?.add(frame, call.target, start, call.args.length)
     }
-  }
-
-  /** Last non-null value wins, field by field; never summed. A field nested too deep is left out, and said. */
-  private mergeUsage(usage: Record<string, unknown>, frame: number): void {
-    const merged = this.usage ?? {}
-    for (const key of Object.keys(usage)) {
-      const value = usage[key]
-      if (value === null || value === undefined) continue
-      if (typeof value === 'object' && valueTooDeep(value, MAX_JSON_DEPTH - 1)) {
-        this.report(frame, 'too-deep', 'warning', `usage field ${clip(key)} of frame ${frame} is nested deeper than ${MAX_JSON_DEPTH} levels: left out of the Reply; the frame keeps its text`)
-        continue
-      }
-      // a wire key named "__proto__" is data, never the object's prototype (defineProperty is
-      // several times slower than assignment, so it is kept for that one key)
-      if (key === '__proto__') Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true })
-      else merged[key] = value
-    }
-    this.usage = merged
+    return call
   }
 
   /**
@@ -331,19 +335,35 @@ export class Accumulator {
 
   /** The reply as it stands; arguments are parsed here, once, never during the stream. */
   state(): AccumulatedState {
-    const choices = [...this.choices.values()]
-      .sort((a, b) => a.index - b.index)
-      .map((c) => this.replyChoice(c))
-    return { choices, usage: this.usage === null ? null : { ...this.usage }, done: this.done }
+    const choices = this.replyChoices()
+    const messages = this.messagesOf(choices)
+    return { choices, messages, usage: this.usage === null ? null : { ...this.usage }, done: this.done }
   }
 
+  private replyChoices(): ReplyChoice[] {
+    return [...this.choices.values()].sort((a, b) => a.index - b.index).map((c) => this.replyChoice(c))
+  }
+
+  /** Reply.messages; `where` learns which message part each provenance target is. */
+  private messagesOf(choices: ReplyChoice[], where?: Map<number, PartPlace>): ReplyMessage[] {
+    const loose = (index: number): Loose => {
+      const c = this.choices.get(index)!
+      const ch = c.channels
+      return { texts: { content: ch.content.toString(), reasoning: ch.reasoning.toString(), refusal: ch.refusal.toString() }, targets: c.targets, calls: c.calls.calls }
+    }
+    return this.messages.messagesOf(choices, loose, where)
+  }
+
+  /** A choice's fields; a choice whose deltas name messages has its messages' text joined (messages.ts). */
   private replyChoice(c: ChoiceState): ReplyChoice {
+    const joined = this.messages.size > 0 && this.messages.hasMessages(c.index)
+    const text = (channel: Channel) => joined ? this.messages.channelText(c.index, channel, c.channels[channel].toString()) : c.channels[channel].toString()
     return {
       index: c.index,
       role: c.role,
-      content: c.channels.content.toString(),
-      reasoning: c.channels.reasoning.toString(),
-      refusal: c.channels.refusal.toString(),
+      content: text('content'),
+      reasoning: text('reasoning'),
+      refusal: text('refusal'),
       toolCalls: sortedCalls(c.calls.calls).map(replyToolCall),
       finishReason: c.finishReason,
     }
@@ -363,15 +383,14 @@ export class Accumulator {
 
   /** The records provenanceRecords() gives, as fields: a 64 MB stream's 240,000 records build no object. */
   eachProvenance(visit: ProvenanceVisit): void {
-    const log = this.provenance
-    if (log === null) return
-    const positions = new Map<ToolState, number>()
-    for (const c of this.choices.values()) sortedCalls(c.calls.calls).forEach((t, i) => positions.set(t, i))
-    for (let i = 0; i < log.count; i++) {
-      if (!log.holdsText(i)) continue
-      const t = this.targets[log.targetAt(i)]!
-      visit(log.frameAt(i), t.choice, t.channel, t.channel === 'arguments' ? positions.get(t.tool)! : null, log.startAt(i), log.endAt(i))
-    }
+    if (this.provenance !== null) eachProvenance(this.provenance, this.targets, this.choices.values(), this.messages, visit)
   }
 
+  /** Which frame wrote which run of each message part's text (a tool call's: its arguments), in the order written. */
+  partProvenance(): PartProvenance[] {
+    if (this.provenance === null) return []
+    const where = new Map<number, PartPlace>()
+    this.messagesOf(this.replyChoices(), where)
+    return partProvenance(this.provenance, where)
+  }
 }

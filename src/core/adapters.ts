@@ -22,6 +22,9 @@ export type Delta =
   | FinalTextDelta
   | FinalToolCallDelta
   | NoteDelta
+  | MessageDelta
+  | ToolResultDelta
+  | MessagePartDelta
 
 /** The choice exists (and may carry a role). */
 export interface ChoiceDelta {
@@ -36,6 +39,13 @@ export interface TextDelta {
   choice: number
   channel: Channel
   text: string
+  /**
+   * The message it belongs to (docs/architecture.md#messages): its text is then kept in that
+   * message, whatever streams between, and the choice's channel is the messages' text joined.
+   */
+  messageId?: string
+  /** The part it continues, within the message (AI SDK part ids); absent: the message's last part of that channel, when it is the last part. */
+  partId?: string
 }
 
 /**
@@ -64,6 +74,8 @@ export interface ToolCallDelta {
   whole?: boolean
   /** Arguments to use when no fragment ever arrives (Anthropic's content_block_start `input`). */
   argumentsIfEmpty?: string
+  /** The message whose part the call is (placed there when it first appears). */
+  messageId?: string
 }
 
 export interface FinishDelta {
@@ -84,6 +96,39 @@ export interface StreamErrorDelta {
   code?: string | number | null
   errorType?: string | null
   payload: unknown
+  /** The message it ends with an error part, when the wire says which. */
+  messageId?: string
+}
+
+/**
+ * A message of the run exists (a start event, the first chunk of an id): messages are listed
+ * in the order they are first named, by this or by any delta's messageId.
+ */
+export interface MessageDelta {
+  type: 'message'
+  choice: number
+  messageId: string
+  role?: string | null
+  name?: string | null
+}
+
+/** A tool's result: a part of the message it is given in (AI SDK: the call's; LangGraph, AG-UI: a tool message). */
+export interface ToolResultDelta {
+  type: 'tool-result'
+  choice: number
+  messageId: string
+  toolCallId: string | null
+  output: unknown
+  isError: boolean
+}
+
+/** A source, file or data part, kept as the wire gave it. */
+export interface MessagePartDelta {
+  type: 'message-part'
+  choice: number
+  messageId: string
+  part: 'source' | 'file' | 'data'
+  data: unknown
 }
 
 export interface DoneDelta {
@@ -188,4 +233,11 @@ export interface FrameMapper {
   map(frame: ParsedFrame): Delta[]
   /** Called once at the end of the stream, to close what is still open. */
   flush?(): Delta[]
+  /**
+   * Asked at the end of a stream that had no terminal event: when a server of this protocol
+   * may end a whole stream so (the LangGraph JS server never sends `event: end`), what such a
+   * stream lacks, said once as info if the body ended at a frame's end (a body cut inside a
+   * frame is still a cut); null when the stream may have been cut.
+   */
+  terminalOptional?(): string | null
 }

@@ -12,7 +12,7 @@ import { FrameStore } from './store.js'
 import { SYMPTOMS } from './symptoms.js'
 import { isConnectProto } from './transport.js'
 import type {
-  Diagnostic, Frame, FrameEntry, FrameInfo, FrameKind, JsonSyntaxError, MergeOptions, Provenance, ProvenanceVisit, ProviderChoice, ProviderRegistry, Reply, StreamError,
+  Diagnostic, Frame, FrameEntry, FrameInfo, FrameKind, JsonSyntaxError, MergeOptions, PartProvenance, Provenance, ProvenanceVisit, ProviderChoice, ProviderRegistry, Reply, StreamError,
 } from './types.js'
 
 export interface Merger {
@@ -48,6 +48,8 @@ export interface Merger {
   provenance(): Provenance[]
   /** The same records as fields, one call each, no object built (an index of 240,000 of them). */
   eachProvenance(visit: ProvenanceVisit): void
+  /** Which frame wrote which run of each message part (Reply.messages), in the order written. */
+  partProvenance(): PartProvenance[]
   /** Provider error payloads seen so far (cheap: no frames are built). */
   streamErrors(): StreamError[]
   /** Diagnostics so far, by frame, the stream as a whole first (cheap). */
@@ -99,6 +101,8 @@ class StreamMerger implements Merger {
   private ended = false
   private final: Reply | null = null
   private readonly replay: Replay
+  /** The latest frame was not ended by a blank line (the body was cut inside it). */
+  private lastUnterminated = false
 
   /**
    * `replyOnly` (merge()): nothing but the Reply will be read, so frames are counted, not
@@ -178,6 +182,7 @@ class StreamMerger implements Merger {
       else { kind = 'invalid'; error = parsed.error }
     }
     const seq = this.store.addFrame(f, kind, error, this.arrival)
+    this.lastUnterminated = f.unterminated
     if (f.problems !== null) this.framer.report(f.problems, seq)
     if (f.unterminated) {
       this.found.push({
@@ -200,13 +205,28 @@ class StreamMerger implements Merger {
     this.decoder.countUnlisted()
     this.framer.countUnlisted()
     this.final = this.reply()
-    if (!this.final.done && this.framer.transport !== 'unknown') {
-      this.found.push({ frame: null, level: 'warning', code: 'no-terminal-event', symptom: SYMPTOMS['no-terminal-event'], message: 'the stream ended without its terminal event ([DONE], message_stop, response.completed, done:true, a Gemini finishReason): it may have been cut' })
-    }
+    if (!this.final.done && this.framer.transport !== 'unknown') this.noTerminalEvent()
     if (this.router.provider === this.registry.fallback.id && this.store.count > 0 && !this.options.provider) {
       this.found.push({ frame: null, level: 'warning', code: 'unknown-provider', symptom: SYMPTOMS['unknown-provider'], message: 'no frame matched a known provider: frames are listed, no reply was rebuilt (force one with the provider option)' })
     }
     return this.final
+  }
+
+  /**
+   * The stream ended without its terminal event: a warning (it may have been cut), unless its
+   * protocol's servers may end so (the mapper's terminalOptional) and the body ended at a
+   * frame's end: then once, as info, what it lacked. A last frame not closed is still a cut.
+   */
+  private noTerminalEvent(): void {
+    const lacks = this.router.terminalOptional()
+    if (lacks !== null && !this.lastUnterminated && this.store.count > 0) {
+      this.found.push({
+        frame: null, level: 'info', code: 'no-terminal-event', message: `the stream ended at a frame's end without a terminal event: ${lacks}`,
+        symptom: 'None for a client that ends the run when the body closes (the protocol\'s own does); one that waits for a terminal event waits forever.',
+      })
+      return
+    }
+    this.found.push({ frame: null, level: 'warning', code: 'no-terminal-event', symptom: SYMPTOMS['no-terminal-event'], message: 'the stream ended without its terminal event ([DONE], message_stop, response.completed, done:true, a Gemini finishReason): it may have been cut' })
   }
 
   snapshot(): Reply {
@@ -222,6 +242,7 @@ class StreamMerger implements Merger {
       done: state.done,
       frameCount: this.store.count,
       choices: state.choices,
+      messages: state.messages,
       usage: state.usage,
       errors: this.store.errors.slice(),
     }
@@ -272,6 +293,11 @@ class StreamMerger implements Merger {
   eachProvenance(visit: ProvenanceVisit): void {
     this.flush()
     this.router.accumulator.eachProvenance(visit)
+  }
+
+  partProvenance(): PartProvenance[] {
+    this.flush()
+    return this.router.accumulator.partProvenance()
   }
 
   streamErrors(): StreamError[] {

@@ -36,6 +36,7 @@ export class Replay {
       done: state.done,
       frameCount: last + 1,
       choices: state.choices,
+      messages: state.messages,
       usage: state.usage,
       errors: errors.filter((e) => e.frame <= last),
     }

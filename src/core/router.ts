@@ -36,6 +36,15 @@ export class Router {
     return this.adapter !== null ? { id: this.adapter.id, reason: this.reason } : this.fallback()
   }
 
+  /** What this stream may lack at its end without being cut (FrameMapper.terminalOptional); null when it may be a cut. */
+  terminalOptional(): string | null {
+    try {
+      return this.mapper?.terminalOptional?.() ?? null
+    } catch {
+      return null // an adapter that fails here leaves the stream a possible cut, as it was
+    }
+  }
+
   get decided(): boolean {
     return this.adapter !== null
   }

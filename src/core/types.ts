@@ -24,8 +24,40 @@ export interface Reply {
   /** Frames as defined in docs/architecture.md#frames-and-entries: [DONE] counts; comments and empty blocks do not. */
   frameCount: number
   choices: ReplyChoice[]
+  /**
+   * The run as its messages (docs/architecture.md#messages): for a protocol with message ids,
+   * each message apart, in the protocol's order; for the rest, each choice as one message.
+   */
+  messages: ReplyMessage[]
   usage: Record<string, unknown> | null
   errors: FrameError[]
+}
+
+/** One message of a run: an assistant's turn, a tool's result, a subagent's reply. */
+export interface ReplyMessage {
+  /** The wire's message id; null for a choice shown as a message (the wire names none). */
+  id: string | null
+  role: string | null
+  /** Who wrote it, when the wire says (a subagent's lane, a graph node). */
+  name?: string
+  parts: ReplyMessagePart[]
+}
+
+export type ReplyMessagePart =
+  | { type: 'text' | 'reasoning' | 'refusal'; text: string }
+  | ReplyToolCallPart
+  | { type: 'tool-result'; toolCallId: string | null; output: unknown; isError: boolean }
+  | { type: 'source' | 'file' | 'data'; data: unknown }
+  | { type: 'error'; message: string }
+
+export interface ReplyToolCallPart {
+  type: 'tool-call'
+  id: string | null
+  name: string | null
+  /** Exactly the concatenated fragments. */
+  arguments: string
+  parsedArguments: unknown | null
+  argumentsError: string | null
 }
 
 export interface ReplyChoice {
@@ -191,6 +223,17 @@ export interface Provenance {
   /** For 'arguments': the position of the call in choice.toolCalls. */
   toolCall: number | null
   /** Character range inside that field's final text. */
+  start: number
+  end: number
+}
+
+/** A run of a message part's text and the frame that wrote it (Merger.partProvenance). */
+export interface PartProvenance {
+  frame: number
+  /** Positions in Reply.messages and in that message's parts. */
+  message: number
+  part: number
+  /** Character range inside the part's text (a tool call's: its arguments). */
   start: number
   end: number
 }

@@ -4,7 +4,10 @@
 // carries as null is the empty text, as the Reply has it.
 //
 // The client result is untrusted input: nothing here throws on a wrong type; a value that is
-// not what the shape says is read as empty text or left out.
+// not what the shape says is read as empty text or left out. A list of messages is read by
+// client-messages.ts and compared message by message.
+
+import { detectMessageList, MESSAGE_LIST_SHAPES, readMessageList, type ClientMessage, type MessageListShape } from './client-messages.js'
 
 /** The client results compareReply reads, by the object that produces them. */
 export const CLIENT_SHAPES = {
@@ -17,6 +20,7 @@ export const CLIENT_SHAPES = {
   'gemini-response': 'a Gemini GenerateContentResponse',
   'ollama-chat': "Ollama's final /api/chat object",
   'ai-sdk-ui-message': 'an AI SDK UIMessage',
+  ...MESSAGE_LIST_SHAPES,
 } as const
 
 export type ClientShape = keyof typeof CLIENT_SHAPES
@@ -46,6 +50,8 @@ export interface ClientView {
   /** The shape holds one reply only (the reference's other choices are not compared). */
   singleChoice: boolean
   choices: ClientChoice[]
+  /** A list of messages (compared with Reply.messages, message by message, instead of the choices). */
+  messages?: ClientMessage[]
   /** Absent: the result carries no usage. */
   usage?: Record<string, unknown> | null
 }
@@ -83,6 +89,7 @@ function argumentsOf(v: unknown): ClientArguments | undefined {
 /** Which result this is, or null when compareReply cannot read it. */
 export function detectClientShape(value: unknown): ClientShape | null {
   if (typeof value === 'string') return 'text'
+  if (Array.isArray(value)) return detectMessageList(value)
   if (!isObject(value)) return null
   const v = value
   if (Array.isArray(v['choices'])) {
@@ -96,7 +103,8 @@ export function detectClientShape(value: unknown): ClientShape | null {
   if (Array.isArray(v['parts'])) return 'ai-sdk-ui-message'
   if (isObject(v['message']) && (has(v, 'done') || has(v, 'done_reason') || has(v, 'created_at'))) return 'ollama-chat'
   if (typeof v['role'] === 'string' && (has(v, 'content') || has(v, 'tool_calls') || has(v, 'function_call'))) return 'openai-chat-message'
-  return null
+  // a state holding its messages (LangGraph values, an AG-UI agent)
+  return detectMessageList(v)
 }
 
 function isAnthropicBlocks(content: unknown[]): boolean {
@@ -118,6 +126,7 @@ export function readClientResult(value: unknown): ClientView | null {
     case 'gemini-response': return readGemini(v)
     case 'ollama-chat': return readOllama(v)
     case 'ai-sdk-ui-message': return readUiMessage(v)
+    default: return { shape, singleChoice: true, choices: [], messages: readMessageList(value, shape as MessageListShape) }
   }
 }
 

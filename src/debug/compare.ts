@@ -12,6 +12,7 @@ import {
   fieldRuns, frameSplitAcrossReads, readReference, replyHistory, sameValue, spannedReads, stopBetween, type ClientEvidence, type History, type Reference, type ReferenceInput,
 } from './compare-reference.js'
 import { channelMix, textDifference, type Finding } from './compare-text.js'
+import { compareMessages } from './compare-messages.js'
 import { compareToolCalls } from './compare-tools.js'
 import type { Comparison, Difference } from './compare-types.js'
 import { reads, show } from './compare-words.js'
@@ -78,6 +79,14 @@ class ComparisonBuilder {
     const reference = new Map(this.ref.reply.choices.map((c) => [c.index, c]))
     const client = new Map(this.view.choices.map((c) => [c.index, c]))
     this.ref.client = this.evidence(reference, client)
+    if (this.view.messages !== undefined) {
+      // a list of messages: compared with Reply.messages instead of the choices (their text is
+      // the messages'); it has no finish reason or usage
+      compareMessages(this.ref, this.ref.reply.messages, this.view.messages, this.differences)
+      for (const index of reference.keys()) this.notCompared.push(`choices[${index}]`)
+      this.notCompared.push('usage')
+      return { equal: this.differences.length === 0, differences: this.differences, notCompared: this.notCompared }
+    }
     if (this.view.singleChoice) {
       // the shape holds one reply: it is choice 0, whatever the reference's other choices say
       this.compareChoice(reference.get(0) ?? emptyChoice(0), client.get(0)!)

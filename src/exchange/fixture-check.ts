@@ -1,8 +1,8 @@
 // The fixture's field checker (parseFixture in fixture.ts): every field read with its type
 // checked, and an error that names the field and what it got.
 
-import { checkRules, PROVIDER_IDS, RULES_PROVIDER_ID } from '../library.js'
-import type { Reply, Transport } from '../library.js'
+import { checkRules, choiceMessages, PROVIDER_IDS, RULES_PROVIDER_ID } from '../library.js'
+import type { Reply, ReplyMessage, Transport } from '../library.js'
 import { base64Decode } from './bytes.js'
 import type { Redaction } from './redact.js'
 import type { ForcedOptions, Header } from './types.js'
@@ -165,7 +165,13 @@ export class Checker {
         raw: this.string(e, 'raw', p), message: this.string(e, 'message', p),
       }
     })
-    return { transport, provider, done, frameCount: frameCount as number, choices, usage: usage as Record<string, unknown> | null, errors }
+    // a fixture written before Reply.messages existed: each choice as its message (a stream
+    // whose deltas name messages then differs from it there, and says so when compared)
+    const messages = r.messages === undefined ? choiceMessages(choices) : this.array(r, 'messages', path).map((m, i) => {
+      if (!isObject(m) || !Array.isArray(m.parts)) this.fail(`${path}.messages[${i}]`, 'an object with parts', m)
+      return m as unknown as ReplyMessage
+    })
+    return { transport, provider, done, frameCount: frameCount as number, choices, messages, usage: usage as Record<string, unknown> | null, errors }
   }
 
   private integer(o: Obj, key: string, parent: string): number {

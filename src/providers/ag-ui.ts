@@ -1,18 +1,26 @@
 // AG-UI, the Agent User Interaction protocol (CopilotKit, Mastra, pydantic-ai, LangGraph and
 // CrewAI adapters…): SSE `data: {json}` events (an `event:` line is optional), dispatched on the
 // JSON `type` (docs.ag-ui.com; ag-ui-protocol/ag-ui sdks/typescript/packages/core/src/events.ts).
-// One choice (0), the assistant's.
+// One choice (0), the assistant's; its text is the messages' text joined in the order they
+// started (docs/wire-formats.md#messages).
 //
+// - Messages are kept apart by `messageId`, in the order they start: two messages may stream at
+//   once (the 1.0 client accepts it), and a subagent's (`subagentRunId`, after
+//   SUBAGENT_STARTED) interleave with the parent's. A message in a subagent's lane is named by
+//   the subagent (SUBAGENT_STARTED `name`, else its subagentRunId).
 // - TEXT_MESSAGE_START / CONTENT / END and TEXT_MESSAGE_CHUNK: `delta` is content. A message
 //   whose role is not `assistant` (a user or system message echoed by the run) is kept out.
 // - REASONING_* and the legacy THINKING_*: `delta` of the *_CONTENT and *_CHUNK events is
-//   reasoning; starts, ends and encrypted values carry no text.
+//   reasoning (in its messageId's message, when it names one); starts, ends and encrypted
+//   values carry no text.
 // - TOOL_CALL_START / ARGS / END and TOOL_CALL_CHUNK build calls keyed by the order in which
 //   their toolCallId first appears; id = toolCallId, name = toolCallName; the wire never names
-//   a call type (the Reply shows `function`). A TOOL_CALL_CHUNK (TEXT_MESSAGE_CHUNK) without
-//   its id continues the chunked call (message) still open: any other event but the
-//   pass-through ones closes it, as the client's transformChunks does
-//   (sdks/typescript/packages/client/src/chunks/transform.ts). TOOL_CALL_RESULT is a result.
+//   a call type (the Reply shows `function`). A call is a part of its `parentMessageId`'s
+//   message, else of a message of its own id, as the client files it. A TOOL_CALL_CHUNK
+//   (TEXT_MESSAGE_CHUNK) without its id continues the chunked call (message) still open in
+//   its lane: any other event but the pass-through ones closes it, as the client's
+//   transformChunks does (sdks/typescript/packages/client/src/chunks/transform.ts).
+//   TOOL_CALL_RESULT is a `tool` message holding the result.
 // - RUN_FINISHED ends the run; RUN_ERROR {message, code} is a stream error and also ends it.
 //   AG-UI has no finish reason: none is invented.
 // - STATE_SNAPSHOT, STATE_DELTA (RFC 6902), MESSAGES_SNAPSHOT, ACTIVITY_*, STEP_*, RAW and
@@ -41,6 +49,7 @@ const OWN_TYPES: ReadonlyMap<string, Need> = new Map<string, Need>([
   ['STATE_SNAPSHOT', { key: 'snapshot' }], ['STATE_DELTA', { array: 'delta' }], ['MESSAGES_SNAPSHOT', { array: 'messages' }],
   ['ACTIVITY_SNAPSHOT', { string: 'messageId' }], ['ACTIVITY_DELTA', { string: 'messageId' }],
   ['RAW', { key: 'event' }], ['CUSTOM', { string: 'name' }],
+  ['SUBAGENT_STARTED', { string: 'subagentRunId' }], ['SUBAGENT_FINISHED', { string: 'subagentRunId' }], ['SUBAGENT_ERROR', { string: 'subagentRunId' }],
 ])
 
 /** Events that carry nothing for the reply: no note. */
@@ -49,6 +58,7 @@ const QUIET_TYPES: ReadonlySet<string> = new Set([
   'THINKING_START', 'THINKING_END', 'THINKING_TEXT_MESSAGE_START', 'THINKING_TEXT_MESSAGE_END',
   'REASONING_START', 'REASONING_END', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_END', 'REASONING_ENCRYPTED_VALUE',
   'STATE_SNAPSHOT', 'STATE_DELTA', 'MESSAGES_SNAPSHOT', 'ACTIVITY_SNAPSHOT', 'ACTIVITY_DELTA', 'RAW', 'CUSTOM',
+  'SUBAGENT_FINISHED',
 ])
 
 /** Events the client passes through without closing a chunked message or call. */
@@ -86,14 +96,20 @@ export const agUi: ProviderAdapter = {
 
 class AgUiMapper {
   private announced = false
-  /** Tool calls by toolCallId: their key, the order of first appearance. */
-  private readonly calls = new Map<string, number>()
-  /** The toolCallId a TOOL_CALL_CHUNK without one continues. */
-  private lastChunked: string | null = null
-  /** The messageId a TEXT_MESSAGE_CHUNK without one continues. */
-  private chunkedMessage: string | null = null
+  /** Tool calls by toolCallId: their key (the order of first appearance) and their message. */
+  private readonly calls = new Map<string, { key: number; message: string }>()
+  /** Per lane (a subagentRunId, '' for the run's own), the toolCallId a TOOL_CALL_CHUNK without one continues. */
+  private readonly lastChunked = new Map<string, string>()
+  /** Per lane, the messageId a TEXT_MESSAGE_CHUNK without one continues. */
+  private readonly chunkedMessage = new Map<string, string>()
   /** Messages that are not the assistant's, by messageId. */
   private readonly roles = new Map<string, string>()
+  /** Messages already named (a message delta said so). */
+  private readonly opened = new Set<string>()
+  /** Subagents' names by subagentRunId (SUBAGENT_STARTED). */
+  private readonly lanes = new Map<string, string>()
+  /** Per lane, its latest message: a SUBAGENT_ERROR ends it. */
+  private readonly laneMessage = new Map<string, string>()
   private keptOutNoted = false
 
   map(frame: ParsedFrame): Delta[] {
@@ -102,26 +118,47 @@ class AgUiMapper {
     const type = str(j['type'])
     const out: Delta[] = []
     if (type === null) return out
+    const lane = str(j['subagentRunId']) ?? ''
     // The client closes a chunked tool call on any other event but the pass-through ones.
-    if (type !== 'TOOL_CALL_CHUNK' && !PASS_THROUGH.has(type)) this.lastChunked = null
-    if (type !== 'TEXT_MESSAGE_CHUNK' && !PASS_THROUGH.has(type)) this.chunkedMessage = null
+    if (type !== 'TOOL_CALL_CHUNK' && !PASS_THROUGH.has(type)) this.lastChunked.delete(lane)
+    if (type !== 'TEXT_MESSAGE_CHUNK' && !PASS_THROUGH.has(type)) this.chunkedMessage.delete(lane)
     switch (type) {
-      case 'TEXT_MESSAGE_START':
+      case 'TEXT_MESSAGE_START': {
         this.role(j)
         this.announce(out)
+        const id = str(j['messageId'])
+        if (id !== null && !this.roles.has(id)) this.open(out, id, str(j['role']) ?? 'assistant', lane)
         return out
+      }
+      case 'REASONING_MESSAGE_START': {
+        // a reasoning message of its own (role "reasoning" in 1.0): opened with the role it gives
+        const id = str(j['messageId'])
+        if (id !== null) this.open(out, id, str(j['role']), lane)
+        return out
+      }
       case 'TOOL_CALL_START':
-        return this.toolCall(out, str(j['toolCallId']), str(j['toolCallName']), null)
+        return this.toolCall(out, str(j['toolCallId']), str(j['toolCallName']), null, str(j['parentMessageId']), lane)
       case 'TOOL_CALL_ARGS':
-        return this.toolCall(out, str(j['toolCallId']), null, str(j['delta']))
+        return this.toolCall(out, str(j['toolCallId']), null, str(j['delta']), null, lane)
       case 'TOOL_CALL_CHUNK': {
-        const id = str(j['toolCallId']) ?? this.lastChunked
+        const id = str(j['toolCallId']) ?? this.lastChunked.get(lane) ?? null
         if (id === null) {
           out.push({ type: 'note', level: 'warning', message: 'TOOL_CALL_CHUNK without a toolCallId and no chunked call open: ignored (the AG-UI client throws here)' })
           return out
         }
-        this.lastChunked = id
-        return this.toolCall(out, id, str(j['toolCallName']), str(j['delta']))
+        this.lastChunked.set(lane, id)
+        return this.toolCall(out, id, str(j['toolCallName']), str(j['delta']), str(j['parentMessageId']), lane)
+      }
+      case 'TOOL_CALL_RESULT':
+        return this.toolResult(out, j, lane)
+      case 'SUBAGENT_STARTED':
+        if (lane !== '' && this.lanes.size < MAX_ROLES) this.lanes.set(lane, str(j['name']) ?? str(j['agentName']) ?? lane)
+        return out
+      case 'SUBAGENT_ERROR': {
+        const message = excerpt(str(j['message']) ?? 'SUBAGENT_ERROR without a message', 1000)
+        const last = this.laneMessage.get(lane)
+        out.push({ type: 'stream-error', message, code: str(j['code']), errorType: 'SUBAGENT_ERROR', payload: j, ...(last === undefined ? {} : { messageId: last }) })
+        return out
       }
       case 'RUN_FINISHED':
         out.push({ type: 'done' })
@@ -134,7 +171,7 @@ class AgUiMapper {
       }
     }
     const channel = TEXT_TYPES.get(type)
-    if (channel !== undefined) return this.text(out, channel, j)
+    if (channel !== undefined) return this.text(out, channel, j, lane)
     if (QUIET_TYPES.has(type)) return out
     out.push({ type: 'note', level: 'info', message: `ignored AG-UI event type ${quote(type)}` })
     return out
@@ -146,6 +183,15 @@ class AgUiMapper {
     out.push({ type: 'choice', choice: CHOICE, role: 'assistant' })
   }
 
+  /** A message's first event names it, with its role and, in a subagent's lane, the subagent. */
+  private open(out: Delta[], id: string, role: string | null, lane: string): void {
+    if (lane !== '') this.laneMessage.set(lane, id)
+    if (this.opened.has(id)) return
+    this.opened.add(id)
+    const name = lane === '' ? null : this.lanes.get(lane) ?? lane
+    out.push({ type: 'message', choice: CHOICE, messageId: id, role, name })
+  }
+
   /** Remembers a message that is not the assistant's (TEXT_MESSAGE_START / _CHUNK role). */
   private role(j: JsonObject): void {
     const id = str(j['messageId'])
@@ -154,12 +200,12 @@ class AgUiMapper {
     this.roles.set(id, role)
   }
 
-  private text(out: Delta[], channel: 'content' | 'reasoning', j: JsonObject): Delta[] {
+  private text(out: Delta[], channel: 'content' | 'reasoning', j: JsonObject, lane: string): Delta[] {
     let id = str(j['messageId'])
     if (j['type'] === 'TEXT_MESSAGE_CHUNK') {
       this.role(j)
-      id = id ?? this.chunkedMessage
-      this.chunkedMessage = id
+      id = id ?? this.chunkedMessage.get(lane) ?? null
+      if (id !== null) this.chunkedMessage.set(lane, id)
     }
     const role = id === null ? undefined : this.roles.get(id)
     if (channel === 'content' && role !== undefined) {
@@ -170,20 +216,35 @@ class AgUiMapper {
       return out
     }
     this.announce(out)
+    // a reasoning message is the assistant's thinking: the role the client gives it is not on the wire here
+    if (id !== null) this.open(out, id, channel === 'content' ? 'assistant' : str(j['role']), lane)
     const delta = str(j['delta'])
-    if (delta !== null) out.push({ type: 'text', choice: CHOICE, channel, text: delta })
+    if (delta !== null) out.push({ type: 'text', choice: CHOICE, channel, text: delta, ...(id === null ? {} : { messageId: id }) })
     return out
   }
 
-  private toolCall(out: Delta[], id: string | null, name: string | null, fragment: string | null): Delta[] {
+  private toolCall(out: Delta[], id: string | null, name: string | null, fragment: string | null, parent: string | null, lane: string): Delta[] {
     if (id === null) return out
     this.announce(out)
-    let key = this.calls.get(id)
-    if (key === undefined) {
-      key = this.calls.size
-      this.calls.set(id, key)
+    let call = this.calls.get(id)
+    if (call === undefined) {
+      // the client files a call under its parent message, else under a message of the call's id
+      call = { key: this.calls.size, message: parent ?? id }
+      this.calls.set(id, call)
+      this.open(out, call.message, 'assistant', lane)
     }
-    out.push({ type: 'tool-call', choice: CHOICE, key, id, name, arguments: fragment })
+    out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, name, arguments: fragment, messageId: call.message })
+    return out
+  }
+
+  /** TOOL_CALL_RESULT: a tool message holding the call's output. */
+  private toolResult(out: Delta[], j: JsonObject, lane: string): Delta[] {
+    const callId = str(j['toolCallId'])
+    const id = str(j['messageId']) ?? `tool:${callId ?? ''}`
+    this.announce(out)
+    this.open(out, id, str(j['role']) ?? 'tool', lane)
+    const error = j['error']
+    out.push({ type: 'tool-result', choice: CHOICE, messageId: id, toolCallId: callId, output: j['content'] ?? null, isError: error !== undefined && error !== null && error !== false })
     return out
   }
 }

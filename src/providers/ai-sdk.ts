@@ -1,9 +1,12 @@
 // Vercel AI SDK UI message stream (ai v5+, header `x-vercel-ai-ui-message-stream: v1`): SSE
 // `data: {json}` parts ending with `data: [DONE]` (the core handles [DONE]). One choice (0),
-// the assistant's. Dispatch is on the JSON `type`.
+// the assistant's, and one message, the client's UIMessage (`start.messageId`; id null when the
+// wire names none). Dispatch is on the JSON `type`.
 //
-// - text-delta / reasoning-delta append `delta` to content / reasoning. Parts of one channel
-//   (several ids, several steps) are appended with nothing in between.
+// - text-delta / reasoning-delta append `delta` to content / reasoning. In the message each
+//   text-start / reasoning-start opens a part of its own (an id is reused by the next step),
+//   so parts of one id interleaved with another's stay apart, as the client keeps them; the
+//   choice's channels are the parts joined, with nothing in between.
 // - Tool calls are keyed by the order in which their toolCallId first appears, across steps;
 //   id = toolCallId, name = toolName; the wire never names a call type (the Reply shows
 //   `function`). Arguments are the `inputTextDelta` fragments. `tool-input-available` brings
@@ -17,7 +20,10 @@
 // - The SDK's own client (processUIMessageStream) throws on a text / reasoning / tool-input
 //   delta whose start it has not seen (or whose step has finished); the text is kept here and
 //   a warning names the frame.
-// - Tool results, approvals, sources, files, data-* and metadata parts are not reply text.
+// - tool-output-available / -error are tool-result parts of the message (an error's output is
+//   its errorText); source-url / source-document are source parts, file / reasoning-file file
+//   parts, data-* (but transient ones, which the client does not keep) and
+//   tool-approval-request data parts, each as the wire gave it. None is reply text.
 
 import { parseJson } from '../core/json-error.js'
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
@@ -37,13 +43,12 @@ const OWN_TYPES: ReadonlyMap<string, string | null> = new Map([
 
 /** Parts that carry nothing for the reply and are routine: no note. */
 const QUIET_TYPES: ReadonlySet<string> = new Set([
-  'start-step', 'tool-output-available', 'tool-approval-request', 'tool-approval-response',
-  'message-metadata',
+  'start-step', 'tool-approval-response', 'message-metadata',
 ])
 
-/** Message parts a client shows that the Reply has no field for: an info note each. */
-const KEPT_OUT_TYPES: ReadonlySet<string> = new Set([
-  'source-url', 'source-document', 'file', 'reasoning-file',
+/** Message parts kept as the wire gave them, by the kind of part they are. */
+const VALUE_PARTS: ReadonlyMap<string, 'source' | 'file' | 'data'> = new Map([
+  ['source-url', 'source'], ['source-document', 'source'], ['file', 'file'], ['reasoning-file', 'file'], ['tool-approval-request', 'data'],
 ])
 
 export const aiSdk: ProviderAdapter = {
@@ -85,6 +90,10 @@ class AiSdkMapper {
   private readonly open: Record<'content' | 'reasoning', Set<string>> = { content: new Set(), reasoning: new Set() }
   /** toolCallIds opened by tool-input-start. */
   private readonly started = new Set<string>()
+  /** The message's id ('' until `start` names it: the Reply shows null). */
+  private message = ''
+  /** Per channel and part id, how many parts of that id were started (the next part's number). */
+  private readonly generations = new Map<string, number>()
 
   map(frame: ParsedFrame): Delta[] {
     const j = frame.json
@@ -92,9 +101,13 @@ class AiSdkMapper {
     const type = str(j['type'])
     const out: Delta[] = []
     switch (type) {
-      case 'start':
+      case 'start': {
         this.announce(out)
+        const id = str(j['messageId'])
+        if (id !== null && id !== '' && this.message === '') this.message = id
+        out.push({ type: 'message', choice: CHOICE, messageId: this.message, role: 'assistant' })
         return out
+      }
       case 'text-start': return this.partStart(out, 'content', j)
       case 'text-delta': return this.partDelta(out, 'content', j)
       case 'text-end': return this.partEnd(out, 'content', j)
@@ -114,7 +127,7 @@ class AiSdkMapper {
         this.open.reasoning.clear()
         return out
       case 'error':
-        out.push({ type: 'stream-error', message: str(j['errorText']) ?? 'error part without errorText', payload: j })
+        out.push({ type: 'stream-error', message: str(j['errorText']) ?? 'error part without errorText', payload: j, messageId: this.message })
         return out
       case 'finish': {
         this.announce(out)
@@ -129,16 +142,26 @@ class AiSdkMapper {
         out.push({ type: 'done' })
         return out
       }
+      case 'tool-output-available':
+        out.push({ type: 'tool-result', choice: CHOICE, messageId: this.message, toolCallId: str(j['toolCallId']), output: j['output'] ?? null, isError: false })
+        return out
       case 'tool-output-error':
+        out.push({ type: 'tool-result', choice: CHOICE, messageId: this.message, toolCallId: str(j['toolCallId']), output: str(j['errorText']), isError: true })
         out.push({ type: 'note', level: 'info', message: `tool call ${describeId(j['toolCallId'])}: output error: ${errorText(j)}` })
         return out
       case 'tool-output-denied':
         out.push({ type: 'note', level: 'info', message: `tool call ${describeId(j['toolCallId'])}: output denied` })
         return out
     }
-    if (type !== null && (QUIET_TYPES.has(type) || type.startsWith('data-'))) return out
-    if (type !== null && KEPT_OUT_TYPES.has(type)) {
-      out.push({ type: 'note', level: 'info', message: `${type} part kept out of the reply` })
+    if (type !== null && type.startsWith('data-')) {
+      // a transient data part reaches the client's onData, never its message
+      if (j['transient'] !== true) out.push({ type: 'message-part', choice: CHOICE, messageId: this.message, part: 'data', data: j })
+      return out
+    }
+    if (type !== null && QUIET_TYPES.has(type)) return out
+    const kind = type === null ? undefined : VALUE_PARTS.get(type)
+    if (kind !== undefined) {
+      out.push({ type: 'message-part', choice: CHOICE, messageId: this.message, part: kind, data: j })
       return out
     }
     out.push({ type: 'note', level: 'info', message: `ignored AI SDK part type ${quote(j['type'] ?? null)}` })
@@ -155,8 +178,19 @@ class AiSdkMapper {
   private partStart(out: Delta[], channel: 'content' | 'reasoning', j: JsonObject): Delta[] {
     this.announce(out)
     const id = str(j['id'])
-    if (id !== null) this.open[channel].add(id)
+    if (id !== null) {
+      this.open[channel].add(id)
+      const key = `${channel}\u0000${id}`
+      this.generations.set(key, (this.generations.get(key) ?? 0) + 1)
+      out.push({ type: 'text', choice: CHOICE, channel, text: '', messageId: this.message, partId: this.partId(channel, id)! })
+    }
     return out
+  }
+
+  /** The message part a delta of this id writes: the latest one started with it. */
+  private partId(channel: 'content' | 'reasoning', id: string | null): string | undefined {
+    if (id === null) return undefined
+    return `${id}#${this.generations.get(`${channel}\u0000${id}`) ?? 0}`
   }
 
   private partDelta(out: Delta[], channel: 'content' | 'reasoning', j: JsonObject): Delta[] {
@@ -164,7 +198,7 @@ class AiSdkMapper {
     const id = str(j['id'])
     if (id === null || !this.open[channel].has(id)) out.push(this.unopened(j, channel))
     const text = str(j['delta'])
-    if (text !== null) out.push({ type: 'text', choice: CHOICE, channel, text })
+    if (text !== null) out.push({ type: 'text', choice: CHOICE, channel, text, messageId: this.message, ...partOf(this.partId(channel, id)) })
     return out
   }
 
@@ -197,7 +231,7 @@ class AiSdkMapper {
     if (id === null) return out
     this.announce(out)
     this.started.add(id)
-    out.push({ type: 'tool-call', choice: CHOICE, key: this.call(id).key, id, name: str(j['toolName']) })
+    out.push({ type: 'tool-call', choice: CHOICE, key: this.call(id).key, id, name: str(j['toolName']), messageId: this.message })
     return out
   }
 
@@ -211,7 +245,7 @@ class AiSdkMapper {
     const call = this.call(id)
     const fragment = str(j['inputTextDelta'])
     if (fragment !== null) call.fragments += fragment
-    out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, arguments: fragment })
+    out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, arguments: fragment, messageId: this.message })
     return out
   }
 
@@ -229,7 +263,7 @@ class AiSdkMapper {
     const whole = source === 'tool-input-error' ? argumentsText(input) : input === undefined ? null : jsonText(input)
     const fragments = call.fragments
     if (fragments.length === 0) {
-      out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, name, arguments: whole })
+      out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, name, arguments: whole, messageId: this.message })
       return out
     }
     const same = whole === null || whole === fragments || (fragments.length <= COMPARE_RATIO * whole.length + 1024 && sameJson(fragments, input))
@@ -242,6 +276,10 @@ class AiSdkMapper {
 function sameJson(fragments: string, input: unknown): boolean {
   const parsed = parseJson(fragments)
   return parsed.ok && jsonText(parsed.value) === jsonText(input)
+}
+
+function partOf(id: string | undefined): { partId?: string } {
+  return id === undefined ? {} : { partId: id }
 }
 
 function describeId(v: unknown): string {

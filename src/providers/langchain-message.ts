@@ -22,6 +22,11 @@ export function isAiMessage(m: unknown): m is JsonObject {
   return isObject(m) && typeof m['type'] === 'string' && AI_TYPES.has(m['type'])
 }
 
+/** A tool's result message (`type: "tool"`, langchain-core ToolMessage): content, tool_call_id, status. */
+export function isToolMessage(m: unknown): m is JsonObject {
+  return isObject(m) && (m['type'] === 'tool' || m['type'] === 'ToolMessageChunk' || m['type'] === 'ToolMessage')
+}
+
 /** A message's id when it is a non-empty string. */
 export function messageId(m: JsonObject): string | null {
   const id = str(m['id'])

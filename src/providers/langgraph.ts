@@ -2,12 +2,16 @@
 // SSE frames named by their stream mode, `event: <mode>` or `event: <mode>|<namespace>…` for
 // a subgraph's (langchain-ai/langgraphjs libs/langgraph-api/src/stream.mts; langchain-ai/
 // langgraph libs/sdk-py langgraph_sdk/schema.py StreamPart). One choice (0), the assistant's:
-// every AI message of the run writes into it, in order (an agent's run has one per model call).
+// every AI message of the run writes into it (an agent's run has one per model call).
 //
 // - `messages` (stream mode messages-tuple): `[chunk, metadata]`; an AIMessageChunk APPENDS
-//   (content string or blocks, reasoning, `tool_call_chunks` keyed per message by `index`); a
-//   whole `ai` message (a node's own, not streamed) appends all of it; tool and human messages
-//   are not the reply.
+//   to ITS message, by message id (content string or blocks, reasoning, `tool_call_chunks`
+//   keyed per message by `index`): two branches of a fan-out stream at once and their chunks
+//   interleave on the wire, as the SDK's MessageTupleManager keeps them apart. Messages are in
+//   the order of their first chunk; the choice's text is theirs joined in that order
+//   (docs/wire-formats.md#messages). A whole `ai` message (a node's own, not streamed) appends
+//   all of it; a `tool` message is a message of its own holding the tool's result (status
+//   `error`: a failed tool); human messages are the run's input, not the reply.
 // - Legacy `messages/partial` carries each AI message WHOLE so far: snapshot mode
 //   (snapshot.ts), so each frame is credited with what it added and a snapshot that does not
 //   extend the last is `snapshot-rewrote`. Argument text (`tool_use.partial_json`, merged
@@ -17,14 +21,17 @@
 //   streamed in the run, it is the run's input (the thread's history): not the reply.
 // - The finish reason is the last AI message's, given at `end` (or the end of the body): each
 //   model call has its own (tool_use, then end_turn), and only the last one ends the reply.
-// - `error` ({error, message}) is a stream error; `end` ends. `metadata`, `messages/metadata`,
+// - `error` ({error, message}) is a stream error; `end` ends. The JS server
+//   (@langchain/langgraph-api) never sends `end`: a body that ends at a frame's end is a
+//   whole run for it (terminalOptional; not the event protocol's, which ends with its
+//   lifecycle), only said as info. `metadata`, `messages/metadata`,
 //   `values`, `updates`, `debug`, `custom`, `checkpoints`, `tasks`, `events`, `feedback` are
 //   not the reply.
 // - The event protocol (`{type: "event", method, params}` frames) is read by langgraph-events.ts.
 
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
 import { isEventFrame, LangGraphEventMapper } from './langgraph-events.js'
-import { chunkCalls, finishReason, isAiMessage, messageId, messageTexts, snapshotCalls, usageOf, type MessageCall } from './langchain-message.js'
+import { chunkCalls, finishReason, isAiMessage, isToolMessage, messageId, messageTexts, snapshotCalls, usageOf, type MessageCall } from './langchain-message.js'
 import { argumentsText, excerpt, isObject, jsonText, quote, str, type JsonObject } from './shared.js'
 import { extendsText, SnapshotChannels } from './snapshot.js'
 
@@ -85,6 +92,8 @@ class LangGraphMapper implements FrameMapper {
   private finish: string | null = null
   private finished = false
   private readonly noted = new Set<string>()
+  /** Message ids already named by a `message` delta. */
+  private readonly opened = new Set<string>()
 
   map(frame: ParsedFrame): Delta[] {
     const mode = frame.event === null ? null : modeOf(frame.event)
@@ -137,29 +146,51 @@ class LangGraphMapper implements FrameMapper {
     return key
   }
 
-  /** messages-tuple: `[chunk, metadata]`, appended. */
+  /** messages-tuple: `[chunk, metadata]`, appended to the chunk's message. */
   private tuple(json: unknown): Delta[] {
-    if (!Array.isArray(json) || !isAiMessage(json[0])) return []
+    if (!Array.isArray(json)) return []
+    if (isToolMessage(json[0])) return this.toolResult(json[0])
+    if (!isAiMessage(json[0])) return []
     const m = json[0]
-    const id = messageId(m) ?? ''
+    const wireId = messageId(m)
+    const id = wireId ?? ''
     const out: Delta[] = []
     this.start(out)
+    // a chunk without an id writes into the choice itself (no message to keep it apart in)
+    const messageIdField = wireId === null ? {} : { messageId: wireId }
+    if (wireId !== null) this.open(out, wireId, 'assistant', str(m['name']))
     const texts = messageTexts(m)
-    this.channels.append(out, CHOICE, 'reasoning', texts.reasoning, id)
-    this.channels.append(out, CHOICE, 'content', texts.content, id)
+    if (texts.reasoning !== '') out.push({ type: 'text', choice: CHOICE, channel: 'reasoning', text: texts.reasoning, ...messageIdField })
+    if (texts.content !== '') out.push({ type: 'text', choice: CHOICE, channel: 'content', text: texts.content, ...messageIdField })
     // a chunk: the Python server types it AIMessageChunk, the JS server `ai` (toDict's type), and
     // both keep its tool_call_chunks; a whole message has none
     if (m['type'] === 'AIMessageChunk' || Array.isArray(m['tool_call_chunks'])) {
       for (const c of chunkCalls(m)) {
-        out.push({ type: 'tool-call', choice: CHOICE, key: this.key(id, `#${c.position}`), id: c.id, name: c.name, arguments: c.text })
+        out.push({ type: 'tool-call', choice: CHOICE, key: this.key(id, `#${c.position}`), id: c.id, name: c.name, arguments: c.text, ...messageIdField })
       }
     } else {
       for (const c of snapshotCalls(m)) {
         const args = c.text ?? argumentsText(c.parsed)
-        out.push({ type: 'tool-call', choice: CHOICE, key: this.key(id, `#${c.position}`), id: c.id, name: c.name, arguments: args })
+        out.push({ type: 'tool-call', choice: CHOICE, key: this.key(id, `#${c.position}`), id: c.id, name: c.name, arguments: args, ...messageIdField })
       }
     }
     this.settle(m, out)
+    return out
+  }
+
+  /** A message's first chunk names it (and its place in the run); later ones need not. */
+  private open(out: Delta[], id: string, role: string, name: string | null): void {
+    if (this.opened.has(id)) return
+    this.opened.add(id)
+    out.push({ type: 'message', choice: CHOICE, messageId: id, role, name })
+  }
+
+  /** A tool message: the result of the call it names, a message of its own (`status: "error"`: the tool failed). */
+  private toolResult(m: JsonObject): Delta[] {
+    const id = messageId(m) ?? `tool:${str(m['tool_call_id']) ?? ''}`
+    const out: Delta[] = []
+    this.open(out, id, 'tool', str(m['name']))
+    out.push({ type: 'tool-result', choice: CHOICE, messageId: id, toolCallId: str(m['tool_call_id']), output: m['content'] ?? null, isError: m['status'] === 'error' })
     return out
   }
 
@@ -257,6 +288,12 @@ class LangGraphReaders implements FrameMapper {
 
   flush(): Delta[] {
     return [...this.modes.flush(), ...(this.events?.flush() ?? [])]
+  }
+
+  /** A stream-mode run may end without `event: end` (the JS server's never has one); the event protocol ends with its lifecycle. */
+  terminalOptional(): string | null {
+    if (this.events !== null) return null
+    return 'LangGraph\'s JS server (@langchain/langgraph-api) never sends `event: end`, so the run is read as whole; a Python server\'s run ends with it'
   }
 }
 

@@ -13,7 +13,7 @@ function choice(over: Partial<ReplyChoice>): ReplyChoice {
 }
 
 function reply(over: Partial<Reply>): Reply {
-  return { transport: 'sse', provider: 'openai-chat', done: true, frameCount: 1, choices: [], usage: null, errors: [], ...over }
+  return { transport: 'sse', provider: 'openai-chat', done: true, frameCount: 1, choices: [], messages: [], usage: null, errors: [], ...over }
 }
 
 function frame(over: Partial<Frame>): Frame {

@@ -2,16 +2,28 @@ import { describe, expect, it } from 'vitest'
 import { around, comparedFields, renderComparison, renderDiagnosis, renderTiming, TIMES_UNKNOWN } from '../../src/cli/report.js'
 import type { Comparison } from '../../src/debug/compare-types.js'
 import type { Timing } from '../../src/debug/timing.js'
-import type { Reply, ReplyChoice } from '../../src/index.js'
+import { choiceMessages, type Reply, type ReplyChoice } from '../../src/index.js'
 
 const lines = (...l: string[]) => l.join('\n') + '\n'
 
 const choice = (index: number): ReplyChoice => ({ index, role: 'assistant', content: '', reasoning: '', refusal: '', toolCalls: [], finishReason: 'stop' })
 const reply = (choices: number[]): Reply => ({
-  transport: 'sse', provider: 'openai-chat', done: true, frameCount: 3, choices: choices.map(choice), usage: null, errors: [],
+  transport: 'sse', provider: 'openai-chat', done: true, frameCount: 3, choices: choices.map(choice), messages: choiceMessages(choices.map(choice)), usage: null, errors: [],
 })
 
 describe('check: the fields and the first difference', () => {
+  it('a list of messages compared in place of the choices lists each message', () => {
+    const r: Reply = {
+      ...reply([0]),
+      messages: [{ id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'A' }] }, { id: 'b', role: 'assistant', parts: [{ type: 'text', text: 'B' }] }],
+    }
+    const comparison: Comparison = {
+      equal: false, notCompared: ['choices[0]', 'usage'],
+      differences: [{ field: 'messages[1].parts[0].text', expected: 'B', got: 'b', offset: 0, frame: null, cause: 'other', message: 'm' }],
+    }
+    expect(comparedFields(comparison, r)).toEqual(['messages[0]', 'messages[1]'])
+  })
+
   it('lists each choice field and usage, less what was not compared, plus fields only a difference names', () => {
     const comparison: Comparison = {
       equal: false,

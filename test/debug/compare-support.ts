@@ -17,6 +17,8 @@ const URLS: Record<string, string> = {
   'gemini': 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
   'ollama': 'http://127.0.0.1:11434/api/chat',
   'ai-sdk': 'http://localhost:3000/api/chat',
+  'langgraph': 'http://127.0.0.1:2024/threads/t1/runs/stream',
+  'ag-ui': 'http://localhost:8000/agent',
 }
 
 /** The wire bytes of test/fixtures/<name> (e.g. `openai-chat/deltascope-reasoning-content.sse`). */

@@ -386,6 +386,8 @@ describe('diagnose: the repository fixtures', () => {
     'ai-sdk/abort-after-partial-text.sse': [['note', 'warning', 7]],
     'ai-sdk/error-before-any-content.sse': [['empty-reply', 'warning', null], ['provider-error', 'error', 1]],
     'ai-sdk/error-part-mid-stream.sse': [['provider-error', 'error', 5]],
+    // the failed tool, said beside its tool-result part
+    'ai-sdk/tool-error-approval-request-source.sse': [['note', 'info', 9]],
     'ag-ui/run-error-after-broken-frame.sse': [['provider-error', 'error', 10]],
     'ag-ui/truncated-in-tool-args.sse': [['no-terminal-event', 'warning', null]],
     // the tool_result block (its content streams as input_json_delta, kept out too)
@@ -418,9 +420,12 @@ describe('diagnose: the repository fixtures', () => {
     'kimi/connect-end-stream-error.bin': [['provider-error', 'error', 2]],
     // the recording's authors trimmed most reasoning deltas: both block finishes differ
     'langgraph/events-reasoning-trimmed.sse': [['no-terminal-event', 'warning', null], ['final-mismatch', 'warning', 12], ['final-mismatch', 'warning', 13], ['unterminated-frame', 'warning', 15]],
-    'langgraph/messages-tuple-text-then-finish.sse': [['no-terminal-event', 'warning', null]],
+    // the JS server sends no event: end: said, as info
+    'langgraph/messages-tuple-parallel-branches.sse': [['no-terminal-event', 'info', null]],
+    'langgraph/messages-tuple-text-then-finish.sse': [['no-terminal-event', 'info', null]],
+    'langgraph/messages-tuple-tool-steps-failed-tool.sse': [['no-terminal-event', 'info', null]],
     'langgraph/partial-snapshot-rewrites-then-shrinks.sse': [['snapshot-rewrote', 'warning', 4], ['snapshot-rewrote', 'warning', 5]],
-    'langgraph/partial-snapshots-tool-use-then-text.sse': [['no-terminal-event', 'warning', null]],
+    'langgraph/partial-snapshots-tool-use-then-text.sse': [['no-terminal-event', 'info', null]],
     'librechat/error-event-after-text.sse': [['provider-error', 'error', 2]],
     'librechat/legacy-cumulative-text-rewrites.sse': [['snapshot-rewrote', 'warning', 4]],
     // the later stop "message_stop"

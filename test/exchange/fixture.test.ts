@@ -29,6 +29,7 @@ describe('toFixture: exact document', () => {
     done: true,
     frameCount: 3,
     choices: [{ index: 0, role: 'assistant', content: 'Hé', reasoning: '', refusal: '', toolCalls: [], finishReason: null }],
+    messages: [{ id: null, role: 'assistant', parts: [{ type: 'text', text: 'Hé' }] }],
     usage: null,
     errors: [],
   }

@@ -4,7 +4,7 @@
 // store itself shows for the same events.
 
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMerger, merge, type Reply } from '../../src/index.js'
+import { choiceMessages, createMerger, merge, type Reply } from '../../src/index.js'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
 import { createPanelStore, type PanelStore } from '../../panel/store.js'
 import { createStoreHost } from '../../panel/remote/host.js'
@@ -73,6 +73,18 @@ describe('reply patches', () => {
   const reply = (content: string, errors: Reply['errors'] = []): Reply => ({
     transport: 'sse', provider: 'openai', done: false, frameCount: 1, usage: null, errors,
     choices: [{ index: 0, role: 'assistant', content, reasoning: '', refusal: '', toolCalls: [], finishReason: null }],
+    messages: [{ id: null, role: 'assistant', parts: content === '' ? [] : [{ type: 'text', text: content }] }],
+  })
+  /** A plain reply's messages are its choices, as the receiving side rebuilds them. */
+  const asMessages = (r: Reply): Reply => ({ ...r, messages: choiceMessages(r.choices) })
+
+  it('sends the messages of a message protocol whole, and none of a plain reply (rebuilt from its choices)', () => {
+    const plain = reply('Hi')
+    expect(diffReply(null, plain).messages).toBeNull()
+    expect(applyPatch(null, diffReply(null, plain))).toEqual(plain)
+    const run: Reply = { ...reply('AB'), messages: [{ id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'A' }] }, { id: 'b', role: 'assistant', parts: [{ type: 'text', text: 'B' }] }] }
+    expect(diffReply(plain, run).messages).toEqual(run.messages)
+    expect(applyPatch(plain, diffReply(plain, run))).toEqual(run)
   })
 
   it('sends a text that grew as what was appended, and rebuilds it exactly', () => {
@@ -91,7 +103,7 @@ describe('reply patches', () => {
 
   it('sends the tool calls that differ from the ones at the same positions, and the new ones (compared field by field, not by identity)', () => {
     const call: Reply['choices'][number]['toolCalls'][number] = { index: 0, id: 'call_1', type: 'function', name: 'get', arguments: '{"a":1}', parsedArguments: { a: 1 }, argumentsError: null }
-    const withCalls = (calls: typeof call[]): Reply => ({ ...reply('x'), choices: [{ ...reply('x').choices[0]!, toolCalls: calls }] })
+    const withCalls = (calls: typeof call[]): Reply => asMessages({ ...reply('x'), choices: [{ ...reply('x').choices[0]!, toolCalls: calls }] })
     const second = { ...call, index: 1, id: 'call_2', arguments: '{"b"' }
     const grown = { ...second, arguments: '{"b":2}', parsedArguments: { b: 2 } }
     const third = { ...call, index: 2, id: 'call_3' }
@@ -112,7 +124,7 @@ describe('reply patches', () => {
 
   it('sends the calls a new one moved (sorted in before them: an index used again) by where they were, not again', () => {
     const call = (index: number, id: string, args: string): Reply['choices'][number]['toolCalls'][number] => ({ index, id, type: 'function', name: 'get', arguments: args, parsedArguments: null, argumentsError: 'partial' })
-    const withCalls = (calls: Array<ReturnType<typeof call>>): Reply => ({ ...reply('x'), choices: [{ ...reply('x').choices[0]!, toolCalls: calls }] })
+    const withCalls = (calls: Array<ReturnType<typeof call>>): Reply => asMessages({ ...reply('x'), choices: [{ ...reply('x').choices[0]!, toolCalls: calls }] })
     const [a0, b1, c0, d1] = [call(0, 'a', '{'), call(1, 'b', '{'), call(0, 'c', '{'), call(1, 'd', '{')]
     const before = withCalls([a0, b1])
     // c (index 0 again) sorts before b; b is the same object, moved

@@ -9,7 +9,7 @@ import { appendPiece, piecesFor, textWindow, type TextPiece } from '../../panel/
 
 /** A reply of one choice with these texts. */
 const replyWith = (content: string, reasoning = ''): Reply => ({
-  transport: 'sse', provider: 'openai', done: false, frameCount: 1, usage: null, errors: [],
+  transport: 'sse', provider: 'openai', done: false, frameCount: 1, usage: null, errors: [], messages: [],
   choices: [{ index: 0, role: 'assistant', content, reasoning, refusal: '', toolCalls: [], finishReason: null }],
 })
 

@@ -103,6 +103,7 @@ describe('chunking invariance: generated SSE streams', () => {
       expect(base.reply).toEqual({
         transport: 'sse', provider: 'openai-chat', done: true, frameCount: 4,
         choices: [{ index: 0, role: 'assistant', content: '€ 😀 中文é', reasoning: '', refusal: '', toolCalls: [], finishReason: 'stop' }],
+        messages: [{ id: null, role: 'assistant', parts: [{ type: 'text', text: '€ 😀 中文é' }] }],
         usage: null, errors: [],
       })
       expect(base.frames.map((f) => [f.kind, f.unterminated])).toEqual([['data', false], ['data', false], ['data', false], ['done', true]])

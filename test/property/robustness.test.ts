@@ -266,7 +266,7 @@ describe('robustness: pathological shapes', () => {
     const body = concat(enc.encode('data: "'), new Uint8Array(n).fill(0x61), enc.encode('"'))
     const m = createMerger()
     for (let i = 0; i < body.length; i += 64) m.push(body.subarray(i, i + 64))
-    expect(m.end()).toEqual({ transport: 'sse', provider: 'generic', done: false, frameCount: 1, choices: [], usage: null, errors: [] })
+    expect(m.end()).toEqual({ transport: 'sse', provider: 'generic', done: false, frameCount: 1, choices: [], messages: [], usage: null, errors: [] })
     const f = m.frame(0)
     expect([f.kind, f.start, f.end, f.byteStart, f.byteEnd, f.line, f.unterminated, f.data.length]).toEqual(['data', 0, n + 8, 0, n + 8, 1, true, n + 2])
     // the same as NDJSON: one frame, the whole line
@@ -279,7 +279,7 @@ describe('robustness: pathological shapes', () => {
     it(`1 MB of only ${name}: no frame; between two frames, the line numbers count every ${name}`, () => {
       const n = 1024 * 1024
       const only = new Uint8Array(n).fill(byte)
-      expect(merge(only)).toEqual({ transport: 'unknown', provider: 'generic', done: false, frameCount: 0, choices: [], usage: null, errors: [] })
+      expect(merge(only)).toEqual({ transport: 'unknown', provider: 'generic', done: false, frameCount: 0, choices: [], messages: [], usage: null, errors: [] })
       const forced = mergeChunks([only], { transport: 'sse' })
       expect([forced.reply.frameCount, forced.ins.entries.length]).toEqual([0, 0])
       expect(mergeChunks([only], { transport: 'ndjson' }).reply.frameCount).toBe(0)
@@ -321,6 +321,7 @@ describe('robustness: pathological shapes', () => {
     expect(r).toEqual({
       transport: 'json', provider: 'gemini', done: false, frameCount: n,
       choices: [{ index: 0, role: 'model', content: 'a'.repeat(n), reasoning: '', refusal: '', toolCalls: [], finishReason: null }],
+      messages: [{ id: null, role: 'model', parts: [{ type: 'text', text: 'a'.repeat(n) }] }],
       usage: null, errors: [],
     })
     expect(pushIn(body, 64 * 1024, {})).toEqual(r)
@@ -347,6 +348,17 @@ describe('robustness: pathological shapes', () => {
             { index: 1e9, id: 'call_1', type: 'function', name: 'f', arguments: '{"a":1}', parsedArguments: { a: 1 }, argumentsError: null },
           ],
           finishReason: 'tool_calls',
+        },
+      ],
+      // each choice a message of its own, its calls in the choice's order
+      messages: [
+        { id: null, role: null, parts: [{ type: 'text', text: 'zero' }] },
+        {
+          id: null, role: 'assistant', parts: [
+            { type: 'text', text: 'big' },
+            { type: 'tool-call', id: null, name: 'unsafe', arguments: '{}', parsedArguments: {}, argumentsError: null },
+            { type: 'tool-call', id: 'call_1', name: 'f', arguments: '{"a":1}', parsedArguments: { a: 1 }, argumentsError: null },
+          ],
         },
       ],
       usage: null, errors: [],
@@ -378,6 +390,12 @@ describe('robustness: pathological shapes', () => {
         // the second chunk's choice has index "__proto__" (not a number): its position, 0, is used
         { index: 0, role: 'assistant', content: 'ok!', reasoning: '', refusal: '', toolCalls: [{ index: 0, id: 'call_1', type: 'function', name: 'f', arguments: '{"__proto__":{"polluted":2}}', parsedArguments: parsed, argumentsError: null }], finishReason: null },
       ],
+      messages: [{
+        id: null, role: 'assistant', parts: [
+          { type: 'text', text: 'ok!' },
+          { type: 'tool-call', id: 'call_1', name: 'f', arguments: '{"__proto__":{"polluted":2}}', parsedArguments: parsed, argumentsError: null },
+        ],
+      }],
       usage: null, errors: [],
     })
     // the parsed arguments keep "__proto__" as an own key, as JSON.parse does

@@ -11,8 +11,9 @@ function mapAll(events: unknown[]): Delta[][] {
 
 const yes = (json: unknown) => agUi.recognizes({ seq: 0, event: null, json })
 const ASSISTANT: Delta = { type: 'choice', choice: 0, role: 'assistant' }
-const content = (text: string): Delta => ({ type: 'text', choice: 0, channel: 'content', text })
-const reasoning = (text: string): Delta => ({ type: 'text', choice: 0, channel: 'reasoning', text })
+const content = (text: string, messageId?: string): Delta => ({ type: 'text', choice: 0, channel: 'content', text, ...(messageId === undefined ? {} : { messageId }) })
+const reasoning = (text: string, messageId?: string): Delta => ({ type: 'text', choice: 0, channel: 'reasoning', text, ...(messageId === undefined ? {} : { messageId }) })
+const message = (messageId: string, role: string | null, name: string | null = null): Delta => ({ type: 'message', choice: 0, messageId, role, name })
 
 describe('agUi.recognizes', () => {
   it('claims the AG-UI event types with the field each one requires', () => {
@@ -49,7 +50,7 @@ describe('agUi mapper', () => {
       { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
       { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'Hi' },
       { type: 'TEXT_MESSAGE_END', messageId: 'm' },
-    ])).toEqual([[], [ASSISTANT], [content('Hi')], []])
+    ])).toEqual([[], [ASSISTANT, message('m', 'assistant')], [content('Hi', 'm')], []])
   })
 
   it('a message whose role is not the assistant\'s is kept out, with one note', () => {
@@ -72,7 +73,7 @@ describe('agUi mapper', () => {
       { type: 'REASONING_ENCRYPTED_VALUE', entityId: 'r', encryptedValue: 'x' },
       { type: 'THINKING_TEXT_MESSAGE_CONTENT', delta: 'c' },
       { type: 'THINKING_END' },
-    ])).toEqual([[], [ASSISTANT, reasoning('a')], [reasoning('b')], [], [reasoning('c')], []])
+    ])).toEqual([[], [ASSISTANT, message('r', null), reasoning('a', 'r')], [reasoning('b')], [], [reasoning('c')], []])
   })
 
   it('tool calls are keyed by first appearance of their toolCallId, with id and name, arguments appended', () => {
@@ -83,11 +84,11 @@ describe('agUi mapper', () => {
       { type: 'TOOL_CALL_END', toolCallId: 'a' },
       { type: 'TOOL_CALL_RESULT', messageId: 'x', toolCallId: 'a', content: 'ok' },
     ])).toEqual([
-      [ASSISTANT, { type: 'tool-call', choice: 0, key: 0, id: 'a', name: 'f', arguments: null }],
-      [{ type: 'tool-call', choice: 0, key: 1, id: 'b', name: 'g', arguments: null }],
-      [{ type: 'tool-call', choice: 0, key: 0, id: 'a', name: null, arguments: '{}' }],
+      [ASSISTANT, message('a', 'assistant'), { type: 'tool-call', choice: 0, key: 0, id: 'a', name: 'f', arguments: null, messageId: 'a' }],
+      [message('b', 'assistant'), { type: 'tool-call', choice: 0, key: 1, id: 'b', name: 'g', arguments: null, messageId: 'b' }],
+      [{ type: 'tool-call', choice: 0, key: 0, id: 'a', name: null, arguments: '{}', messageId: 'a' }],
       [],
-      [],
+      [message('x', 'tool'), { type: 'tool-result', choice: 0, messageId: 'x', toolCallId: 'a', output: 'ok', isError: false }],
     ])
   })
 
@@ -98,8 +99,8 @@ describe('agUi mapper', () => {
       { type: 'STEP_FINISHED', stepName: 's' },
       { type: 'TOOL_CALL_CHUNK', delta: 'x' },
     ])).toEqual([
-      [ASSISTANT, { type: 'tool-call', choice: 0, key: 0, id: 'c', name: 'f', arguments: '{' }],
-      [{ type: 'tool-call', choice: 0, key: 0, id: 'c', name: null, arguments: '}' }],
+      [ASSISTANT, message('c', 'assistant'), { type: 'tool-call', choice: 0, key: 0, id: 'c', name: 'f', arguments: '{', messageId: 'c' }],
+      [{ type: 'tool-call', choice: 0, key: 0, id: 'c', name: null, arguments: '}', messageId: 'c' }],
       [],
       [{ type: 'note', level: 'warning', message: 'TOOL_CALL_CHUNK without a toolCallId and no chunked call open: ignored (the AG-UI client throws here)' }],
     ])
@@ -118,18 +119,48 @@ describe('agUi mapper', () => {
       { type: 'STATE_SNAPSHOT', snapshot: { a: 1 } },
       { type: 'MESSAGES_SNAPSHOT', messages: [{ id: 'u', role: 'user', content: 'hi' }] },
       { type: 'CUSTOM', name: 'x', value: 1 },
-      { type: 'SUBAGENT_STARTED' },
+      { type: 'SUBAGENT_PAUSED' },
       { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 5 },
       { type: 'TOOL_CALL_ARGS', delta: '{' },
       { type: 9 },
       'RUN_FINISHED',
     ])).toEqual([
       [], [], [],
-      [{ type: 'note', level: 'info', message: 'ignored AG-UI event type "SUBAGENT_STARTED"' }],
-      [ASSISTANT],
+      [{ type: 'note', level: 'info', message: 'ignored AG-UI event type "SUBAGENT_PAUSED"' }],
+      [ASSISTANT, message('m', 'assistant')],
       [],
       [],
       [],
+    ])
+  })
+
+  it('a tool call is a part of its parent message; a result is a tool message; a failed result is an error', () => {
+    expect(mapAll([
+      { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
+      { type: 'TOOL_CALL_START', toolCallId: 'a', toolCallName: 'f', parentMessageId: 'm' },
+      { type: 'TOOL_CALL_RESULT', messageId: 't', toolCallId: 'a', content: 'boom', role: 'tool', error: 'boom' },
+    ])).toEqual([
+      [ASSISTANT, message('m', 'assistant')],
+      [{ type: 'tool-call', choice: 0, key: 0, id: 'a', name: 'f', arguments: null, messageId: 'm' }],
+      [message('t', 'tool'), { type: 'tool-result', choice: 0, messageId: 't', toolCallId: 'a', output: 'boom', isError: true }],
+    ])
+  })
+
+  it('a subagent\'s messages are named by the subagent; its error ends its latest message', () => {
+    expect(mapAll([
+      { type: 'SUBAGENT_STARTED', subagentRunId: 'sub1', name: 'researcher' },
+      { type: 'SUBAGENT_STARTED', subagentRunId: 'sub2' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant', subagentRunId: 'sub1' },
+      { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm2', delta: 'x', subagentRunId: 'sub2' },
+      { type: 'TEXT_MESSAGE_CHUNK', delta: 'y', subagentRunId: 'sub2' },
+      { type: 'SUBAGENT_ERROR', subagentRunId: 'sub1', message: 'gave up' },
+    ])).toEqual([
+      [],
+      [],
+      [ASSISTANT, message('m1', 'assistant', 'researcher')],
+      [message('m2', 'assistant', 'sub2'), content('x', 'm2')],
+      [content('y', 'm2')],
+      [{ type: 'stream-error', message: 'gave up', code: null, errorType: 'SUBAGENT_ERROR', messageId: 'm1', payload: { type: 'SUBAGENT_ERROR', subagentRunId: 'sub1', message: 'gave up' } }],
     ])
   })
 })

@@ -19,6 +19,10 @@ function accumulate(parts: Part[]): { acc: Accumulator; state: ReturnType<Accumu
 
 const start: Part = { type: 'start', messageId: 'msg_1' }
 const ASSISTANT: Delta = { type: 'choice', choice: 0, role: 'assistant' }
+/** The one message, as `start` names it (msg_1), or '' before a start named it. */
+const MESSAGE: Delta = { type: 'message', choice: 0, messageId: 'msg_1', role: 'assistant' }
+const text = (channel: 'content' | 'reasoning', t: string, partId?: string, messageId = 'msg_1'): Delta =>
+  ({ type: 'text', choice: 0, channel, text: t, messageId, ...(partId === undefined ? {} : { partId }) })
 
 describe('aiSdk.recognizes', () => {
   const yes = (json: unknown) => aiSdk.recognizes({ seq: 0, event: null, json })
@@ -86,14 +90,14 @@ describe('aiSdk mapper: text and reasoning', () => {
       { type: 'text-end', id: 't' },
       { type: 'finish-step' },
     ])).toEqual([
-      [ASSISTANT],
+      [ASSISTANT, MESSAGE],
       [],
+      [text('reasoning', '', 'r#1')],
+      [text('reasoning', 'Need weather.', 'r#1')],
       [],
-      [{ type: 'text', choice: 0, channel: 'reasoning', text: 'Need weather.' }],
-      [],
-      [],
-      [{ type: 'text', choice: 0, channel: 'content', text: 'Let me ' }],
-      [{ type: 'text', choice: 0, channel: 'content', text: '' }],
+      [text('content', '', 't#1')],
+      [text('content', 'Let me ', 't#1')],
+      [text('content', '', 't#1')],
       [],
       [],
     ])
@@ -106,8 +110,8 @@ describe('aiSdk mapper: text and reasoning', () => {
       { type: 'text-delta', id: 't', delta: 'Hi' },
     ])).toEqual([
       [],
-      [ASSISTANT],
-      [{ type: 'text', choice: 0, channel: 'content', text: 'Hi' }],
+      [ASSISTANT, text('content', '', 't#1', '')],
+      [text('content', 'Hi', 't#1', '')],
     ])
   })
 
@@ -120,16 +124,16 @@ describe('aiSdk mapper: text and reasoning', () => {
       { type: 'reasoning-delta', id: 'r', delta: 'y' },
       { type: 'text-end', id: 'a' },
     ])).toEqual([
-      [ASSISTANT],
+      [ASSISTANT, MESSAGE],
       [
         { type: 'note', level: 'warning', message: 'text-delta for part "a" with no open text-start in this step (the AI SDK client throws here)' },
-        { type: 'text', choice: 0, channel: 'content', text: 'x' },
+        text('content', 'x', 'a#0'),
       ],
-      [],
+      [text('reasoning', '', 'r#1')],
       [],
       [
         { type: 'note', level: 'warning', message: 'reasoning-delta for part "r" with no open reasoning-start in this step (the AI SDK client throws here)' },
-        { type: 'text', choice: 0, channel: 'reasoning', text: 'y' },
+        text('reasoning', 'y', 'r#1'),
       ],
       [{ type: 'note', level: 'warning', message: 'text-end for part "a" with no open text-start in this step (the AI SDK client throws here)' }],
     ])
@@ -137,7 +141,7 @@ describe('aiSdk mapper: text and reasoning', () => {
 
   it('a delta that is not a string adds nothing', () => {
     expect(mapAll([start, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: null }, { type: 'text-delta', id: 't' }]))
-      .toEqual([[ASSISTANT], [], [], []])
+      .toEqual([[ASSISTANT, MESSAGE], [text('content', '', 't#1')], [], []])
   })
 })
 
@@ -151,12 +155,12 @@ describe('aiSdk mapper: tool calls', () => {
       { type: 'tool-input-delta', toolCallId: 'call_2', inputTextDelta: '{}' },
       { type: 'tool-input-delta', toolCallId: 'call_1', inputTextDelta: ':"SF"}' },
     ])).toEqual([
-      [ASSISTANT],
-      [{ type: 'tool-call', choice: 0, key: 0, id: 'call_1', name: 'getWeather' }],
-      [{ type: 'tool-call', choice: 0, key: 0, id: 'call_1', arguments: '{"city"' }],
-      [{ type: 'tool-call', choice: 0, key: 1, id: 'call_2', name: 'getTime' }],
-      [{ type: 'tool-call', choice: 0, key: 1, id: 'call_2', arguments: '{}' }],
-      [{ type: 'tool-call', choice: 0, key: 0, id: 'call_1', arguments: ':"SF"}' }],
+      [ASSISTANT, MESSAGE],
+      [{ type: 'tool-call', choice: 0, key: 0, id: 'call_1', name: 'getWeather', messageId: 'msg_1' }],
+      [{ type: 'tool-call', choice: 0, key: 0, id: 'call_1', arguments: '{"city"', messageId: 'msg_1' }],
+      [{ type: 'tool-call', choice: 0, key: 1, id: 'call_2', name: 'getTime', messageId: 'msg_1' }],
+      [{ type: 'tool-call', choice: 0, key: 1, id: 'call_2', arguments: '{}', messageId: 'msg_1' }],
+      [{ type: 'tool-call', choice: 0, key: 0, id: 'call_1', arguments: ':"SF"}', messageId: 'msg_1' }],
     ])
   })
 
@@ -168,11 +172,11 @@ describe('aiSdk mapper: tool calls', () => {
       { type: 'tool-input-available', toolCallId: 'b', toolName: 'listFiles', input: {} },
       { type: 'tool-input-available', toolCallId: 'c', toolName: 'noInput' },
     ])).toEqual([
-      [ASSISTANT],
-      [{ type: 'tool-call', choice: 0, key: 0, id: 'a', name: 'getTime', arguments: '{"timezone":"Europe/Paris"}' }],
-      [{ type: 'tool-call', choice: 0, key: 1, id: 'b', name: 'listFiles' }],
-      [{ type: 'tool-call', choice: 0, key: 1, id: 'b', name: 'listFiles', arguments: '{}' }],
-      [{ type: 'tool-call', choice: 0, key: 2, id: 'c', name: 'noInput', arguments: null }],
+      [ASSISTANT, MESSAGE],
+      [{ type: 'tool-call', choice: 0, key: 0, id: 'a', name: 'getTime', arguments: '{"timezone":"Europe/Paris"}', messageId: 'msg_1' }],
+      [{ type: 'tool-call', choice: 0, key: 1, id: 'b', name: 'listFiles', messageId: 'msg_1' }],
+      [{ type: 'tool-call', choice: 0, key: 1, id: 'b', name: 'listFiles', arguments: '{}', messageId: 'msg_1' }],
+      [{ type: 'tool-call', choice: 0, key: 2, id: 'c', name: 'noInput', arguments: null, messageId: 'msg_1' }],
     ])
   })
 
@@ -210,7 +214,7 @@ describe('aiSdk mapper: tool calls', () => {
   it('a tool-input-delta with no tool-input-start is kept, with a warning', () => {
     expect(mapAll([start, { type: 'tool-input-delta', toolCallId: 'z', inputTextDelta: '{}' }])[1]).toEqual([
       { type: 'note', level: 'warning', message: 'tool-input-delta for tool call "z" with no tool-input-start (the AI SDK client throws here)' },
-      { type: 'tool-call', choice: 0, key: 0, id: 'z', arguments: '{}' },
+      { type: 'tool-call', choice: 0, key: 0, id: 'z', arguments: '{}', messageId: 'msg_1' },
     ])
   })
 
@@ -219,7 +223,7 @@ describe('aiSdk mapper: tool calls', () => {
       start,
       { type: 'tool-input-error', toolCallId: 'e', toolName: 'f', input: '{"a":', errorText: 'Invalid JSON' },
     ])[1]).toEqual([
-      { type: 'tool-call', choice: 0, key: 0, id: 'e', name: 'f', arguments: '{"a":' },
+      { type: 'tool-call', choice: 0, key: 0, id: 'e', name: 'f', arguments: '{"a":', messageId: 'msg_1' },
       { type: 'note', level: 'warning', message: 'tool call "e": input error: Invalid JSON' },
     ])
   })
@@ -241,7 +245,7 @@ describe('aiSdk mapper: tool calls', () => {
     }])
   })
 
-  it('tool outputs and approvals are not reply text; output errors and denials are noted', () => {
+  it('tool outputs, output errors and approval requests are parts of the message, not reply text; output errors and denials are noted', () => {
     expect(mapAll([
       start,
       { type: 'tool-output-available', toolCallId: 'c', output: { ok: true } },
@@ -249,10 +253,13 @@ describe('aiSdk mapper: tool calls', () => {
       { type: 'tool-output-error', toolCallId: 'c', errorText: 'boom' },
       { type: 'tool-output-denied', toolCallId: 'c' },
     ])).toEqual([
-      [ASSISTANT],
-      [],
-      [],
-      [{ type: 'note', level: 'info', message: 'tool call "c": output error: boom' }],
+      [ASSISTANT, MESSAGE],
+      [{ type: 'tool-result', choice: 0, messageId: 'msg_1', toolCallId: 'c', output: { ok: true }, isError: false }],
+      [{ type: 'message-part', choice: 0, messageId: 'msg_1', part: 'data', data: { type: 'tool-approval-request', approvalId: 'ap', toolCallId: 'c' } }],
+      [
+        { type: 'tool-result', choice: 0, messageId: 'msg_1', toolCallId: 'c', output: 'boom', isError: true },
+        { type: 'note', level: 'info', message: 'tool call "c": output error: boom' },
+      ],
       [{ type: 'note', level: 'info', message: 'tool call "c": output denied' }],
     ])
   })
@@ -261,7 +268,7 @@ describe('aiSdk mapper: tool calls', () => {
 describe('aiSdk mapper: ends, errors and other parts', () => {
   it('finish carries the finish reason and is a terminal marker', () => {
     expect(mapAll([start, { type: 'finish', finishReason: 'tool-calls' }, { type: 'finish' }, { type: 'finish', finishReason: '' }])).toEqual([
-      [ASSISTANT],
+      [ASSISTANT, MESSAGE],
       [{ type: 'finish', choice: 0, reason: 'tool-calls' }, { type: 'done' }],
       [{ type: 'done' }],
       [{ type: 'done' }],
@@ -277,8 +284,8 @@ describe('aiSdk mapper: ends, errors and other parts', () => {
   it('error is a stream error carrying errorText', () => {
     const error = { type: 'error', errorText: 'Rate limit exceeded' }
     expect(mapAll([error, { type: 'error' }])).toEqual([
-      [{ type: 'stream-error', message: 'Rate limit exceeded', payload: error }],
-      [{ type: 'stream-error', message: 'error part without errorText', payload: { type: 'error' } }],
+      [{ type: 'stream-error', message: 'Rate limit exceeded', payload: error, messageId: '' }],
+      [{ type: 'stream-error', message: 'error part without errorText', payload: { type: 'error' }, messageId: '' }],
     ])
   })
 
@@ -289,20 +296,25 @@ describe('aiSdk mapper: ends, errors and other parts', () => {
     ])
   })
 
-  it('metadata and data parts are silent; sources and files are noted as kept out; unknown types are noted', () => {
+  it('metadata is silent; data, sources and files are parts of the message as given (transient data is not); unknown types are noted', () => {
+    const data = { type: 'data-weather', id: 'w', data: { city: 'SF' } }
+    const source = { type: 'source-url', sourceId: 's', url: 'https://example.com' }
+    const file = { type: 'file', url: 'data:image/png;base64,AAAA', mediaType: 'image/png' }
     expect(mapAll([
       { type: 'message-metadata', messageMetadata: { model: 'x' } },
-      { type: 'data-weather', id: 'w', data: { city: 'SF' } },
-      { type: 'source-url', sourceId: 's', url: 'https://example.com' },
-      { type: 'file', url: 'data:image/png;base64,AAAA', mediaType: 'image/png' },
+      data,
+      { type: 'data-progress', data: 1, transient: true },
+      source,
+      file,
       { type: 'reset-step' },
       { nothing: true },
       [1, 2],
     ])).toEqual([
       [],
+      [{ type: 'message-part', choice: 0, messageId: '', part: 'data', data }],
       [],
-      [{ type: 'note', level: 'info', message: 'source-url part kept out of the reply' }],
-      [{ type: 'note', level: 'info', message: 'file part kept out of the reply' }],
+      [{ type: 'message-part', choice: 0, messageId: '', part: 'source', data: source }],
+      [{ type: 'message-part', choice: 0, messageId: '', part: 'file', data: file }],
       [{ type: 'note', level: 'info', message: 'ignored AI SDK part type "reset-step"' }],
       [{ type: 'note', level: 'info', message: 'ignored AI SDK part type null' }],
       [],
@@ -314,8 +326,8 @@ describe('aiSdk mapper: ends, errors and other parts', () => {
       { type: 'tool-input-start', toolCallId: '__proto__', toolName: 'f' },
       { type: 'tool-input-start', toolCallId: 'constructor', toolName: 'g' },
     ])).toEqual([
-      [ASSISTANT, { type: 'tool-call', choice: 0, key: 0, id: '__proto__', name: 'f' }],
-      [{ type: 'tool-call', choice: 0, key: 1, id: 'constructor', name: 'g' }],
+      [ASSISTANT, { type: 'tool-call', choice: 0, key: 0, id: '__proto__', name: 'f', messageId: '' }],
+      [{ type: 'tool-call', choice: 0, key: 1, id: 'constructor', name: 'g', messageId: '' }],
     ])
   })
 
@@ -324,7 +336,7 @@ describe('aiSdk mapper: ends, errors and other parts', () => {
     a.map({ seq: 0, event: null, json: { type: 'tool-input-start', toolCallId: 'c', toolName: 'f' } })
     const b = aiSdk.createMapper()
     expect(b.map({ seq: 0, event: null, json: { type: 'tool-input-start', toolCallId: 'd', toolName: 'f' } })).toEqual([
-      ASSISTANT, { type: 'tool-call', choice: 0, key: 0, id: 'd', name: 'f' },
+      ASSISTANT, { type: 'tool-call', choice: 0, key: 0, id: 'd', name: 'f', messageId: '' },
     ])
   })
 })

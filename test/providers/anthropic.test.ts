@@ -175,6 +175,17 @@ describe('anthropic through the accumulator', () => {
         }],
         finishReason: 'tool_use',
       }],
+      // the one choice as one message: reasoning, text, then the call (Anthropic's block order here)
+      messages: [{
+        id: null, role: 'assistant', parts: [
+          { type: 'reasoning', text: 'User wants weather; call the tool.' },
+          { type: 'text', text: 'Let me check the weather.' },
+          {
+            type: 'tool-call', id: 'toolu_01', name: 'get_weather', arguments: '{"location": "San Francisco, CA", "unit": "fahrenheit"}',
+            parsedArguments: { location: 'San Francisco, CA', unit: 'fahrenheit' }, argumentsError: null,
+          },
+        ],
+      }],
     })
   })
 

@@ -192,6 +192,13 @@ describe('gemini through the accumulator', () => {
         index: 0, role: 'model', content: '', reasoning: '**Planning** need weather', refusal: '',
         toolCalls: [call(0), call(1)], finishReason: 'STOP',
       }],
+      messages: [{
+        id: null, role: 'model', parts: [
+          { type: 'reasoning', text: '**Planning** need weather' },
+          { type: 'tool-call', id: null, name: 'get_weather', arguments: '{"city":"Paris"}', parsedArguments: { city: 'Paris' }, argumentsError: null },
+          { type: 'tool-call', id: null, name: 'get_weather', arguments: '{"city":"Paris"}', parsedArguments: { city: 'Paris' }, argumentsError: null },
+        ],
+      }],
     })
   })
 

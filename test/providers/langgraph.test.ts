@@ -213,3 +213,29 @@ describe('messages/partial and messages/complete (snapshots)', () => {
     expect(choice(r).content).toBe('ok')
   })
 })
+
+describe('the end of a run without event: end', () => {
+  const ends = (body: string) => {
+    const m = createMerger()
+    m.push(body)
+    m.end()
+    return m.diagnostics().filter((d) => d.code === 'no-terminal-event' || d.code === 'unterminated-frame').map((d) => [d.code, d.level])
+  }
+  const body = sse([chunk('run-1', { content: 'Hi' })])
+
+  it('a body that ends at a frame\'s end is said once, as info (the JS server never sends end)', () => {
+    expect(ends(body)).toEqual([['no-terminal-event', 'info']])
+    expect(ends(body + sse([['end', null]]))).toEqual([])
+  })
+
+  it('a body cut inside its last frame is still a possible cut', () => {
+    expect(ends(body + 'event: messages\ndata: [{"content":"more","type":"AIMessageChunk","id":"run-1"},{}]')).toEqual([
+      ['no-terminal-event', 'warning'], ['unterminated-frame', 'warning'],
+    ])
+  })
+
+  it('the event protocol ends with its lifecycle: without it, a possible cut', () => {
+    const event = `event: messages\ndata: ${JSON.stringify({ type: 'event', event_id: '1', seq: 1, method: 'messages', params: { namespace: [], timestamp: 0, data: { event: 'message-start', role: 'ai', message_id: 'm1' } } })}\n\n`
+    expect(ends(event)).toEqual([['no-terminal-event', 'warning']])
+  })
+})
