@@ -64,6 +64,11 @@ export interface ToolCallDelta {
   whole?: boolean
   /** Arguments to use when no fragment ever arrives (Anthropic's content_block_start `input`). */
   argumentsIfEmpty?: string
+  /**
+   * The call's arguments are free text, not JSON (a Responses custom tool's input, ChatGPT
+   * web's message to a tool): text that does not parse is no arguments-invalid then.
+   */
+  freeText?: boolean
 }
 
 export interface FinishDelta {
