@@ -4,7 +4,7 @@
 import { signal, type Signal } from '@preact/signals'
 import { createContext } from 'preact'
 import { useContext } from 'preact/hooks'
-import { createSizes, type Sizes } from './layout.js'
+import { createSizes, rememberedFlag, type Sizes } from './layout.js'
 import type { PanelShell } from './shell.js'
 import type { PanelStore } from './store.js'
 
@@ -45,6 +45,8 @@ export interface UiState {
   menu: Signal<MenuState | null>
   /** Pane sizes the user dragged (kept through the shell's storage when it has one). */
   sizes: Sizes
+  /** The Problems block is open (folded by the user: kept through the shell's storage, like the sizes). */
+  problemsOpen: Signal<boolean>
 }
 
 export interface PanelContextValue {
@@ -62,6 +64,7 @@ export function createUiState(theme: 'light' | 'dark', storage?: PanelShell['sto
     tab: signal('frames'),
     menu: signal(null),
     sizes: createSizes(storage),
+    problemsOpen: rememberedFlag(storage, 'deltascope.problems.open', true),
   }
 }
 

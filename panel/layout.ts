@@ -70,6 +70,33 @@ export function createSizes(storage?: Storage): Sizes {
   return sizes
 }
 
+/**
+ * A yes/no the user sets (the Problems block open or folded), read from `storage` when given
+ * ("true" / "false"; anything else: the default), each change written back (a refused write
+ * is ignored: it stays in memory).
+ */
+export function rememberedFlag(storage: Storage | undefined, key: string, fallback: boolean): Signal<boolean> {
+  let raw: string | null = null
+  try {
+    raw = storage?.get(key) ?? null
+  } catch {
+    // storage refused: the default
+  }
+  const flag = signal(raw === 'true' ? true : raw === 'false' ? false : fallback)
+  if (storage) {
+    let first = true
+    flag.subscribe((v) => {
+      if (first) { first = false; return }
+      try {
+        storage.set(key, String(v))
+      } catch {
+        // full or refused: kept in memory only
+      }
+    })
+  }
+  return flag
+}
+
 /** The request list's width beside the selection: what was dragged, within what leaves room for the frames and the reply. */
 export function listWidthFor(panelWidth: number, wanted: number): number {
   const max = Math.max(MIN_LIST, Math.min(panelWidth * 0.5, panelWidth - MIN_PANE * 2))

@@ -5,6 +5,7 @@
 import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals'
 import type { Batches } from './batch.js'
 import { toShown } from './highlights.js'
+import { noteCounts, problemsFirst } from './problem-order.js'
 import type { RequestModel } from './model.js'
 import type { Recorder } from './recording.js'
 import { parseQuery, stepIndex } from './search.js'
@@ -167,7 +168,8 @@ export class Selection {
     const highlight = frame === null || !index ? [] : toShown(index.provenance.forFrame(frame), latest, reply)
     const upTo = (f: number | null) => scrubbed === null || (f !== null && f <= scrubbed)
     const streamErrors = facts.streamErrors.filter((s) => upTo(s.frame))
-    const diagnostics = debugged.diagnostics.filter((d) => upTo(d.frame))
+    // warnings and errors ahead of the notes: the list crosses to the UI cut to its first entries
+    const diagnostics = problemsFirst(debugged.diagnostics.filter((d) => upTo(d.frame)))
     let problems = 0
     for (const d of diagnostics) if (d.level !== 'info') problems++
     return {
@@ -188,6 +190,7 @@ export class Selection {
       streamErrors,
       diagnostics,
       totals: { streamErrors: streamErrors.length, diagnostics: diagnostics.length, problems, errors: reply.errors.length },
+      noteCounts: noteCounts(diagnostics),
       timing: debugged.timing,
       frameTimes: debugged.times,
       providerReason: m.providerReason(),

@@ -7,6 +7,7 @@ import type { ForcedOptions } from '../../src/exchange/types.js'
 import type { FieldRef } from '../provenance.js'
 import type { CapturedRequest } from '../shell.js'
 import type { ReadSync } from './file-body.js'
+import type { NoteCount } from './problem-order.js'
 
 export type RequestState = 'live' | 'finished' | 'cancelled'
 
@@ -165,6 +166,8 @@ export interface SelectionView {
    * first entries of each (panel/remote: what Problems lays out); these counts stay exact.
    */
   totals: { streamErrors: number; diagnostics: number; problems: number; errors: number }
+  /** The info notes among the diagnostics, counted by code (summaries counted for what they stand for): one line each in Problems. */
+  noteCounts: NoteCount[]
   /** Timing figures once the body ended (null before); `timesUnknown` when no chunk had a time. */
   timing: Timing | null
   /** Each frame's time since the request started (the gap chart), once the body ended and when known. */

@@ -5,6 +5,7 @@
 // module (tool-calls.ts).
 
 import { MAX_JSON_DEPTH, valueTooDeep } from './json-depth.js'
+import { checkArguments, LIMIT_REASONS } from './arguments-invalid.js'
 import { clip, clipMessage, describeDifference } from './quote.js'
 import { MessageTable, type Loose, type PartPlace } from './messages.js'
 import { eachProvenance, partProvenance, type ProvenanceTarget } from './provenance-read.js'
@@ -36,9 +37,6 @@ class ChoiceState {
 }
 
 type Target = ProvenanceTarget
-
-/** Finish reasons that say the token limit cut the reply (OpenAI, Ollama; Anthropic; Gemini; Responses). */
-const LIMIT_REASONS: ReadonlySet<string> = new Set(['length', 'max_tokens', 'MAX_TOKENS', 'max_output_tokens'])
 
 export interface AccumulatedState {
   choices: ReplyChoice[]
@@ -277,7 +275,7 @@ export class Accumulator {
   private newCall(choice: number, index: number): ToolState {
     const call: ToolState = {
       index, arrival: this.arrivals++, id: null, type: null, name: null, hasArguments: false, keyless: false,
-      args: new TextBuffer(this.unsettled), argumentsIfEmpty: null, target: -1, shown: null,
+      args: new TextBuffer(this.unsettled), argumentsIfEmpty: null, target: -1, shown: null, lastFrame: this.frame, freeText: false,
     }
     call.target = this.targets.push({ choice, channel: 'arguments', tool: call }) - 1
     return call
@@ -287,9 +285,11 @@ export class Accumulator {
     this.frame = frame
     const call = c.calls.apply(d)
     if (call.argumentsIfEmpty === null && typeof d.argumentsIfEmpty === 'string') call.argumentsIfEmpty = d.argumentsIfEmpty
+    if (d.freeText === true) call.freeText = true
     if (typeof d.arguments === 'string' && d.arguments.length > 0) {
       const start = call.args.length
       call.args.append(d.arguments)
+      call.lastFrame = frame
       this.provenance?.add(frame, call.target, start, call.args.length)
     }
     return call
@@ -325,12 +325,20 @@ export class Accumulator {
     if (args.length === 0) {
       if (d.arguments.length === 0) return
       args.append(d.arguments)
+      call.lastFrame = frame
       this.provenance?.add(frame, call.target, 0, args.length)
       return
     }
     if (args.equals(d.arguments)) return
     const final = d.arguments
     this.report(frame, 'final-mismatch', 'warning', () => `${d.source}: final arguments of tool call ${call.index} differ from the concatenated fragments (${describeDifference(args.toString(), final, 0)}); the fragments are kept`)
+  }
+
+  /** The stream ended: the calls whose arguments do not parse are said (arguments-invalid), never during the stream. */
+  endCalls(): void {
+    for (const c of [...this.choices.values()].sort((a, b) => a.index - b.index)) {
+      checkArguments(c.index, c.finishReason, c.calls.calls, (frame, level, message) => this.report(frame, 'arguments-invalid', level, message))
+    }
   }
 
   /** The reply as it stands; arguments are parsed here, once, never during the stream. */

@@ -76,6 +76,11 @@ export interface ToolCallDelta {
   argumentsIfEmpty?: string
   /** The message whose part the call is (placed there when it first appears). */
   messageId?: string
+  /**
+   * The call's arguments are free text, not JSON (a Responses custom tool's input, ChatGPT
+   * web's message to a tool): text that does not parse is no arguments-invalid then.
+   */
+  freeText?: boolean
 }
 
 export interface FinishDelta {

@@ -18,6 +18,10 @@ export interface ToolState extends CallIdentity {
    * only the ones that changed since (arguments are parsed in full each time they are read).
    */
   shown: ReplyToolCall | null
+  /** The frame of the last arguments fragment (the frame that opened the call until one comes). */
+  lastFrame: number
+  /** The adapter said the arguments are free text, not JSON (ToolCallDelta.freeText). */
+  freeText: boolean
 }
 
 /** A choice's calls in Reply order: by index, then by arrival (a second call at a reused index after the first). */

@@ -76,6 +76,7 @@ export class Router {
       this.accumulator.frameFailed(lastSeq, `closing the ${this.adapter!.id} stream`, e, 'what was open stays as it was')
     }
     this.applyAll(closing, lastSeq)
+    this.accumulator.endCalls()
   }
 
   private apply(frame: ParsedFrame): void {

@@ -2,7 +2,8 @@
 // end (docs/architecture.md#merge-rules), unless it nests deeper than the Reply may hold.
 
 import { nestingBeyond, tooDeepMessage } from './json-depth.js'
-import { parseJson } from './json-error.js'
+import { findJsonSyntaxError, parseJson } from './json-error.js'
+import type { JsonSyntaxError } from './types.js'
 
 /** Arguments parsed, unless they nest deeper than the Reply may hold (then the text alone is kept, with why). */
 export function parseArguments(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -21,4 +22,13 @@ export function parseArguments(text: string): { ok: true; value: unknown } | { o
     errors.stackTraceLimit = limit
   }
   return parsed.ok ? parsed : { ok: false, error: parsed.error.message }
+}
+
+/**
+ * Why arguments that failed to parse fail, with the position: null when they are JSON nested
+ * deeper than the Reply may hold (valid, only not kept). Read once per failing call at the end.
+ */
+export function argumentsSyntaxError(text: string): JsonSyntaxError | null {
+  if (nestingBeyond(text) >= 0) return null
+  return findJsonSyntaxError(text)
 }

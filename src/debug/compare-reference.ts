@@ -169,6 +169,16 @@ export function characterSplitAcrossReads(ref: Reference, frame: number, char: s
   return null
 }
 
+/** The read that holds the frame's first raw copy of `char`, or null (reads unknown, or the frame's text escapes it). */
+export function readOfCharacter(ref: Reference, frame: number, char: string): number | null {
+  if (ref.merger === null || ref.reads === null) return null
+  const f = ref.merger.frame(frame)
+  const at = f.raw.indexOf(char)
+  if (at < 0) return null
+  const byte = f.byteStart + utf8Length(f.raw, 0, at)
+  return readsSpanned(ref, byte, byte + utf8Length(char))?.first ?? null
+}
+
 /** A frame that failed to parse, a provider error, or an unterminated frame: what a client may stop at. */
 export interface Stop {
   frame: number

@@ -8,7 +8,8 @@ import type { ReplyChoice } from '../library.js'
 import type { ClientChoice } from './client-shapes.js'
 import type { CompareCause } from './compare-causes.js'
 import {
-  characterSplitAcrossReads, fieldRuns, frameAt, frameSplitAcrossReads, pathOfString, stopBetween, valueAtPath, type Reference, type TextRun,
+  characterSplitAcrossReads, fieldRuns, frameAt, frameSplitAcrossReads, pathOfString, readOfCharacter, readsSpanned, spannedReads, stopBetween, valueAtPath,
+  type Reference, type TextRun,
 } from './compare-reference.js'
 import type { Difference } from './compare-types.js'
 import { commonPrefix, damaged, frames, quote, reads } from './compare-words.js'
@@ -71,33 +72,60 @@ interface Damage {
   got: string
 }
 
-/** Where `got` is `expected` with multi-byte characters replaced by U+FFFD runs or mojibake; null when it is not. */
+/**
+ * Where `got` is `expected` with multi-byte characters replaced by U+FFFD runs or mojibake; null
+ * when it is not. A run of U+FFFD may stand for several characters ("��" for "灯塔"), so how many
+ * each one took is searched, depth first; a place already found to lead nowhere is not tried
+ * again, which keeps the search linear in the text.
+ */
 function findDamage(expected: string, got: string): Damage[] | null {
-  const out: Damage[] = []
+  const choices: Array<{ at: number; from: number; char: string; lengths: number[]; next: number }> = []
+  const dead = new Set<number>()
+  const width = got.length + 1
   let i = 0
   let j = 0
-  while (i < expected.length) {
-    if (j < got.length && expected.charCodeAt(i) === got.charCodeAt(j)) {
+  for (;;) {
+    while (i < expected.length && j < got.length && expected.charCodeAt(i) === got.charCodeAt(j)) {
       i++
       j++
-      continue
     }
-    const codePoint = expected.codePointAt(i)!
-    if (codePoint < 0x80) return null
-    const char = String.fromCodePoint(codePoint)
-    // a split n-byte character decodes as 1 to n U+FFFD (one per piece or stray byte)
-    let k = j
-    while (k < got.length && k - j < utf8Bytes(codePoint).length && got.charCodeAt(k) === 0xfffd) k++
-    if (k === j) {
-      const shown = mojibake(codePoint).find((m) => got.startsWith(m, j))
-      if (shown === undefined) return null
-      k = j + shown.length
+    if (i === expected.length) {
+      if (j === got.length && choices.length > 0) return choices.map((c) => ({ at: c.at, char: c.char, got: got.slice(c.from, c.from + c.lengths[c.next]!) }))
+    } else if (!dead.has(i * width + j)) {
+      const codePoint = expected.codePointAt(i)!
+      const lengths = codePoint < 0x80 ? [] : damageLengths(codePoint, got, j)
+      if (lengths.length > 0) {
+        const char = String.fromCodePoint(codePoint)
+        choices.push({ at: i, from: j, char, lengths, next: 0 })
+        i += char.length
+        j += lengths[0]!
+        continue
+      }
     }
-    out.push({ at: i, char, got: got.slice(j, k) })
-    i += char.length
-    j = k
+    // back to the last character with another way to read it
+    for (;;) {
+      const c = choices[choices.length - 1]
+      if (c === undefined) return null
+      if (++c.next < c.lengths.length) {
+        i = c.at + c.char.length
+        j = c.from + c.lengths[c.next]!
+        break
+      }
+      dead.add(c.at * width + c.from)
+      choices.pop()
+    }
   }
-  return j === got.length && out.length > 0 ? out : null
+}
+
+/** How many characters of `got` at `j` the damaged character may have become: 1 to n U+FFFD (one per piece or stray byte), or its mojibake. */
+function damageLengths(codePoint: number, got: string, j: number): number[] {
+  const size = utf8Bytes(codePoint).length
+  let k = j
+  while (k < got.length && k - j < size && got.charCodeAt(k) === 0xfffd) k++
+  const out: number[] = []
+  for (let n = k - j; n > 0; n--) out.push(n)
+  for (const m of mojibake(codePoint)) if (got.startsWith(m, j) && !out.includes(m.length)) out.push(m.length)
+  return out
 }
 
 function utf8Split(ref: Reference, field: TextField): Finding | null {
@@ -107,19 +135,29 @@ function utf8Split(ref: Reference, field: TextField): Finding | null {
   const frame = frameAt(field.runs, first.at)
   const where = frame === null ? '' : ` in frame ${frame}`
   const more = damage.length > 1 ? ` (${damage.length} characters damaged)` : ''
-  if (ref.reads === null || frame === null) {
+  // the reads are known: name the two the character was split between
+  const split = frame === null ? null : characterSplitAcrossReads(ref, frame, first.char)
+  if (split !== null) {
     return {
       cause: 'utf8-split', frame, offset: first.at,
-      message: `The client turned ${quote(first.char)}${where} into ${damaged(first.got)}${more}: it decoded network reads on their own (without {stream: true}), splitting the character.`,
+      message: `The client decoded each network read on its own (without {stream: true}): ${quote(first.char)}${where} was split across ${reads(split)} and came out as ${damaged(first.got)}${more}.`,
     }
   }
-  // the reads are known: the character must really have been split between two of them
-  const split = characterSplitAcrossReads(ref, frame, first.char)
-  if (split === null) return null
+  // the client's reads are never the capture's: whatever they were, only a split decodes this way
   return {
     cause: 'utf8-split', frame, offset: first.at,
-    message: `The client decoded each network read on its own (without {stream: true}): ${quote(first.char)}${where} was split across ${reads(split)} and came out as ${damaged(first.got)}${more}.`,
+    message: `The client turned ${quote(first.char)}${where} into ${damaged(first.got)}${more}: it decoded network reads on their own (without {stream: true}), splitting the character; ${captureReads(ref, frame, first.char)}.`,
   }
+}
+
+/** What the capture knows of the reads around a character that reached the client damaged but was not split in the capture. */
+function captureReads(ref: Reference, frame: number | null, char: string): string {
+  if (ref.reads === null) return 'the reference has no network reads, so where they were cut is not known'
+  if (ref.reads.length === 1) return 'the capture holds the body as one read (captured without Live), so where the reads were cut is not known'
+  const read = frame === null ? null : readOfCharacter(ref, frame, char)
+  return read === null
+    ? 'the capture\'s reads did not split it, so the client\'s own reads were cut elsewhere'
+    : `in the capture it arrived whole in read ${read}, so the client's own reads were cut elsewhere`
 }
 
 // ---------------------------------------------------------------------------
@@ -323,6 +361,16 @@ function dropped(ref: Reference, field: TextField): Finding | null {
     const spans = lost.slice(0, 3).map((f, i) => `frame ${f}${i === 0 ? ' arrived split' : ''} across ${reads(frameSplitAcrossReads(ref, f)!)}`)
     if (lost.length > 3) spans.push(`${lost.length - 3} more likewise`)
     message += `; ${spans.join(', ')}: a client that parses each read on its own drops ${lost.length === 1 ? 'it' : 'them'}`
+  } else if (ref.reads !== null && ref.reads.length > 1) {
+    // the capture's reads are known but do not explain the loss alone: say where each lost frame arrived
+    const spans = lost.slice(0, 3).map((f) => {
+      const span = spannedReads(ref, f)
+      if (span !== null) return `frame ${f} arrived split across ${reads(span)}`
+      const info = ref.merger!.frameInfo(f)
+      return `frame ${f} arrived whole in read ${readsSpanned(ref, info.byteStart, info.byteEnd)?.first ?? '?'}`
+    })
+    if (lost.length > 3) spans.push(`${lost.length - 3} more`)
+    message += `; in the capture ${spans.join(', ')}: its reads alone do not explain the loss (the client's own reads may have been cut elsewhere)`
   }
   return { cause: 'dropped-frames', frame: first, message: message + '.' }
 }

@@ -193,7 +193,7 @@ export class ReplyWriter {
   private openCall(out: Delta[], m: TrackedMessage): void {
     this.announce(out)
     m.toolKey = this.toolCalls++
-    out.push({ type: 'tool-call', choice: CHOICE, key: m.toolKey, id: m.id, name: m.label, callType: 'function', arguments: '' })
+    out.push({ type: 'tool-call', choice: CHOICE, key: m.toolKey, id: m.id, name: m.label, callType: 'function', arguments: '', freeText: true })
   }
 
   /** Cuts the message's text in the reply to `keep` characters; returns how many it really keeps. */

@@ -47,6 +47,11 @@ const CALL_TYPES: ReadonlyMap<unknown, string> = new Map([
   ['mcp_call', 'mcp'],
 ])
 
+/** A custom tool's input is free text, not JSON arguments (ToolCallDelta.freeText). */
+function freeText(callType: string): { freeText?: true } {
+  return callType === 'custom' ? { freeText: true } : {}
+}
+
 /** Text events by stem (`<stem>.delta` / `<stem>.done`): channel, part numbering, final field. */
 const TEXT_EVENTS: ReadonlyMap<string, { channel: Channel; kind: 'c' | 's'; final: string }> = new Map([
   ['response.output_text', { channel: 'content', kind: 'c', final: 'text' }],
@@ -163,7 +168,7 @@ class ResponsesMapper {
     const args = callArguments(item)
     const call = {
       type: 'tool-call', choice: CHOICE, callType, id: nonEmpty(item['call_id']) ?? nonEmpty(item['id']),
-      name: nonEmpty(item['name']), arguments: args === '' ? null : args,
+      name: nonEmpty(item['name']), arguments: args === '' ? null : args, ...freeText(callType),
     } as const
     const ref = this.oddRef(str(item['id']))
     const at = ref === undefined ? index(e['output_index']) : null
@@ -220,13 +225,13 @@ class ResponsesMapper {
     }
     if (at === null) {
       // first seen here, whole: the call is its final value
-      this.oddCall(out, source, e ?? {}, str(item['id']), { type: 'tool-call', choice: CHOICE, key: null, callType, id, name, arguments: callArguments(item) })
+      this.oddCall(out, source, e ?? {}, str(item['id']), { type: 'tool-call', choice: CHOICE, key: null, callType, id, name, arguments: callArguments(item), ...freeText(callType) })
       return
     }
     // a call first seen here still gets its type (final-tool-call carries none)
     if (!this.calls.has(at)) {
       this.calls.add(at)
-      out.push({ type: 'tool-call', choice: CHOICE, key: at, callType, id, name })
+      out.push({ type: 'tool-call', choice: CHOICE, key: at, callType, id, name, ...freeText(callType) })
     }
     out.push({ type: 'final-tool-call', choice: CHOICE, key: at, source, id, name, arguments: callArguments(item) })
   }

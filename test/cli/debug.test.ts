@@ -9,7 +9,7 @@ import { compareReply } from '../../src/debug/compare.js'
 import { diagnose } from '../../src/debug/diagnose.js'
 import { timing } from '../../src/debug/timing.js'
 import { fixtureToJson, toFixture, toHar, type Recording } from '../../src/exchange/index.js'
-import { merge } from '../../src/index.js'
+import { merge, SYMPTOMS } from '../../src/index.js'
 import { ROOT, runCli } from './run.js'
 
 const lines = (...l: string[]) => l.join('\n') + '\n'
@@ -217,6 +217,35 @@ describe.concurrent('deltascope diagnose', { timeout: 120_000 }, () => {
     expect(await runCli(['diagnose', 'samples/openai-chat.sse'])).toEqual({ code: 0, stderr: '', stdout: 'no findings\n' })
     expect(await runCli(['diagnose', 'samples/broken.sse'])).toEqual({
       code: 0, stderr: '', stdout: lines('no findings', 'also 1 broken frame: deltascope merge lists them'),
+    })
+  })
+
+  it('arguments that do not parse: an error when the finish reason says the calls are complete (exit 1); beside truncated-by-limit when the limit cut them', async () => {
+    const call = (d: object) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, ...d }] }, finish_reason: null }] })}\n\n`
+    const finish = (reason: string) => `data: {"choices":[{"index":0,"delta":{},"finish_reason":"${reason}"}]}\n\ndata: [DONE]\n\n`
+    const calls = call({ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Par' } })
+    const message = 'tool call 0 ("get_weather", id "call_1") of choice 0: its arguments (12 characters, the last fragment in frame 0) do not parse: Unexpected end of JSON input at position 12 (expected the rest of the value)'
+    const complete = await runCli(['diagnose', temp('args-complete.sse', calls + finish('tool_calls'))])
+    expect(complete).toEqual({
+      code: 1, stderr: '',
+      stdout: lines(
+        `error    arguments-invalid  frame 0 · line 1: ${message}; yet finish reason "tool_calls" says the calls are complete`,
+        ' '.repeat(28) + SYMPTOMS['arguments-invalid'],
+        '',
+        '1 finding: 1 error',
+      ),
+    })
+    const cut = await runCli(['diagnose', temp('args-length.sse', calls + finish('length'))])
+    expect(cut).toEqual({
+      code: 1, stderr: '',
+      stdout: lines(
+        `warning  arguments-invalid   frame 0 · line 1: ${message}; cut at the token limit (finish reason "length")`,
+        ' '.repeat(29) + SYMPTOMS['arguments-invalid'],
+        `warning  truncated-by-limit  frame 1 · line 3: choice 0 stopped at the token limit (finish reason "length")`,
+        ' '.repeat(29) + SYMPTOMS['truncated-by-limit'],
+        '',
+        '2 findings: 2 warnings',
+      ),
     })
   })
 

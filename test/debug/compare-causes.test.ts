@@ -51,18 +51,34 @@ describe('utf8-split', () => {
     }])
   })
 
-  it('without the reads (a body reference) the same damage is still utf8-split, without read numbers', () => {
+  it('without the reads (a body reference) the same damage is still utf8-split, and the message says where the reads were cut is not known', () => {
     const result = compareReply(demo, buggyChatClient(reads, { decodePerRead: true }))
     expect(result.differences.map((d) => [d.cause, d.frame, d.message])).toEqual([[
-      'utf8-split', 5, 'The client turned "☀" in frame 5 into U+FFFD U+FFFD U+FFFD: it decoded network reads on their own (without {stream: true}), splitting the character.',
+      'utf8-split', 5, 'The client turned "☀" in frame 5 into U+FFFD U+FFFD U+FFFD: it decoded network reads on their own (without {stream: true}), splitting the character; the reference has no network reads, so where they were cut is not known.',
     ]])
   })
 
-  it('when the reads show the character arrived whole, a U+FFFD in its place is not utf8-split', () => {
+  it('a capture that holds the body as one read (every capture without Live): still utf8-split, the message says the capture does not know where the reads were cut', () => {
+    const result = compareReply(fixtureOf(DEMO), CONTENT.replace('☀', '\ufffd'))
+    expect(result.differences.map((d) => [d.cause, d.offset, d.frame, d.message])).toEqual([['utf8-split', 56, 5,
+      'The client turned "☀" in frame 5 into U+FFFD: it decoded network reads on their own (without {stream: true}), splitting the character; the capture holds the body as one read (captured without Live), so where the reads were cut is not known.']])
+  })
+
+  it('when the capture\'s reads show the character arrived whole, a U+FFFD in its place is utf8-split all the same (the client\'s reads are not the capture\'s), the read named', () => {
     const whole = cutAt(demo, [at(demo, '☀')])
-    const got = CONTENT.replace('☀', '\ufffd')
-    const result = compareReply(fixtureOf(DEMO, whole), got)
-    expect(result.differences.map((d) => [d.field, d.cause, d.offset, d.frame])).toEqual([['choices[0].content', 'other', 56, 5]])
+    const result = compareReply(fixtureOf(DEMO, whole), CONTENT.replace('☀', '\ufffd'))
+    expect(result.differences.map((d) => [d.field, d.cause, d.offset, d.frame, d.message])).toEqual([['choices[0].content', 'utf8-split', 56, 5,
+      'The client turned "☀" in frame 5 into U+FFFD: it decoded network reads on their own (without {stream: true}), splitting the character; in the capture it arrived whole in read 1, so the client\'s own reads were cut elsewhere.']])
+  })
+
+  it('one U+FFFD for each of two characters ("Moon over �� tonight." against "Moon over 灯塔 tonight."): how many each took is searched', () => {
+    const body = 'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Moon over "}}]}\n\n'
+      + 'data: {"choices":[{"index":0,"delta":{"content":"灯塔 tonight."}}]}\n\n'
+      + 'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+    expect(compareReply(body, 'Moon over \ufffd\ufffd tonight.').differences.map((d) => [d.cause, d.offset, d.frame, d.message])).toEqual([['utf8-split', 10, 1,
+      'The client turned "灯" in frame 1 into U+FFFD (2 characters damaged): it decoded network reads on their own (without {stream: true}), splitting the character; the reference has no network reads, so where they were cut is not known.']])
+    // a U+FFFD too many is no split: other
+    expect(compareReply(body, 'Moon over \ufffd\ufffd\ufffd\ufffd\ufffd\ufffd\ufffd tonight.').differences.map((d) => d.cause)).toEqual(['other'])
   })
 
   it('mojibake (the bytes read as Windows-1252) is utf8-split too', () => {
@@ -180,6 +196,15 @@ describe('dropped-frames', () => {
     expect(compareReply(fixtureOf(DEMO, reads), buggyChatClient(reads, { parsePerRead: true })).differences).toEqual([{
       field: 'choices[0].reasoning', expected: REASONING, got: 'The user asks about Paris for both cities in parallel.', offset: 26, frame: 2, cause: 'dropped-frames',
       message: 'The client dropped frame 2: its text ("weather; I should call the tool ") is missing from the reasoning; frame 2 arrived split across reads 0 and 1: a client that parses each read on its own drops it.',
+    }])
+  })
+
+  it('a lost frame the capture got whole: the read it arrived in is named, and the capture\'s reads are said not to explain it', () => {
+    const reads = cutAt(demo, [after(demo, 'Let me check')])
+    const got = { choices: [{ index: 0, message: { role: 'assistant', content: CONTENT, reasoning_content: REASONING.replace('weather; I should call the tool ', '') }, finish_reason: 'tool_calls' }] }
+    expect(compareReply(fixtureOf(DEMO, reads), got).differences.filter((d) => d.field === 'choices[0].reasoning')).toEqual([{
+      field: 'choices[0].reasoning', expected: REASONING, got: 'The user asks about Paris for both cities in parallel.', offset: 26, frame: 2, cause: 'dropped-frames',
+      message: 'The client dropped frame 2: its text ("weather; I should call the tool ") is missing from the reasoning; in the capture frame 2 arrived whole in read 0: its reads alone do not explain the loss (the client\'s own reads may have been cut elsewhere).',
     }])
   })
 

@@ -198,6 +198,57 @@ describe('diagnose: frames', () => {
     }])
   })
 
+  describe('arguments-invalid: a call whose arguments do not parse once the stream has ended', () => {
+    const call = (d: Record<string, unknown>) => chunk({ tool_calls: [{ index: 0, ...d }] })
+    const open = call({ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } })
+    const frag1 = call({ function: { arguments: '{"city":' } })
+    const frag2 = call({ function: { arguments: '"Par' } })
+
+    it('an error when the finish reason says the calls are complete: the call, the parser\'s message and position, the frame of its last fragment', () => {
+      const ds = diagnose(whole(role + open + frag1 + frag2 + chunk({}, 'tool_calls') + done))
+      expect(ds).toEqual([{
+        code: 'arguments-invalid', level: 'error', frame: 3, symptom: SYMPTOMS['arguments-invalid'],
+        message: 'tool call 0 ("get_weather", id "call_1") of choice 0: its arguments (12 characters, the last fragment in frame 3) do not parse: Unexpected end of JSON input at position 12 (expected the rest of the value); yet finish reason "tool_calls" says the calls are complete',
+      }])
+    })
+
+    it('a warning beside truncated-by-limit when the token limit cut them', () => {
+      const ds = diagnose(whole(role + open + frag1 + frag2 + chunk({}, 'length') + done))
+      expect(found(ds)).toEqual([['arguments-invalid', 'warning', 3], ['truncated-by-limit', 'warning', 4]])
+      expect(ds[0]!.message).toBe('tool call 0 ("get_weather", id "call_1") of choice 0: its arguments (12 characters, the last fragment in frame 3) do not parse: Unexpected end of JSON input at position 12 (expected the rest of the value); cut at the token limit (finish reason "length")')
+    })
+
+    it('a warning when the stream ended with no finish reason (cut), beside no-terminal-event', () => {
+      const ds = diagnose(whole(role + open + frag1 + frag2))
+      expect(found(ds)).toEqual([['no-terminal-event', 'warning', null], ['arguments-invalid', 'warning', 3]])
+      expect(ds[1]!.message).toMatch(/; the choice has no finish reason$/)
+    })
+
+    it('arguments that never came: the frame that opened the call', () => {
+      const ds = diagnose(whole(role + open + chunk({}, 'tool_calls') + done))
+      expect(ds.map((d) => [d.level, d.frame, d.message])).toEqual([['error', 1,
+        'tool call 0 ("get_weather", id "call_1") of choice 0: its arguments (0 characters, no fragment came; the call opened in frame 1) do not parse: Unexpected end of JSON input at position 0 (expected a value); yet finish reason "tool_calls" says the calls are complete']])
+    })
+
+    it('not while the stream runs: partial arguments are what a streaming call looks like', () => {
+      const m = createMerger({ url: 'https://api.openai.com/v1/chat/completions' })
+      m.push(role + open + frag1 + frag2)
+      expect(diagnoseMerger(m, null, { live: true })).toEqual([])
+    })
+
+    it('not for arguments that are valid JSON nested deeper than the Reply keeps, nor for free text (a Responses custom tool, ChatGPT web\'s message to a tool)', () => {
+      const deep = '['.repeat(300) + ']'.repeat(300)
+      expect(found(diagnose(whole(role + open + call({ function: { arguments: deep } }) + chunk({}, 'tool_calls') + done)))).toEqual([])
+      const custom = loadFixtures().filter((f) => f.name === 'openai-responses/reasoning-text-custom-tool-call.sse' || f.name === 'chatgpt-web/bio-tool-calls-then-answer.sse')
+      expect(custom.map((f) => {
+        const m = createMerger(f.options)
+        m.push(f.wire)
+        const reply = m.end()
+        return [f.name, reply.choices[0]!.toolCalls.filter((t) => t.argumentsError !== null).length, m.diagnostics().filter((d) => d.code === 'arguments-invalid').length]
+      })).toEqual([['chatgpt-web/bio-tool-calls-then-answer.sse', 3, 0], ['openai-responses/reasoning-text-custom-tool-call.sse', 1, 0]])
+    })
+  })
+
   it('provider-error: an error payload inside the stream (OpenRouter)', () => {
     const error = `data: ${JSON.stringify({ error: { code: 502, message: 'Provider disconnected' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] })}\n\n`
     const ds = diagnose(whole(role + hel + error + done))
@@ -382,20 +433,21 @@ describe('diagnose: the repository fixtures', () => {
     // the redacted reasoning (i), kept out of the reply
     'ai-sdk-v4/reasoning-signature-redacted.txt': [['note', 'info', 4]],
     // the 9 part's args differ from the streamed {"testArg":"test-value"}}
-    'ai-sdk-v4/tool-call-streaming-args-differ.txt': [['final-mismatch', 'warning', 3]],
+    // and the streamed arguments have one brace too many: an error, as the finish reason is stop
+    'ai-sdk-v4/tool-call-streaming-args-differ.txt': [['arguments-invalid', 'error', 2], ['final-mismatch', 'warning', 3]],
     'ai-sdk/abort-after-partial-text.sse': [['note', 'warning', 7]],
     'ai-sdk/error-before-any-content.sse': [['empty-reply', 'warning', null], ['provider-error', 'error', 1]],
     'ai-sdk/error-part-mid-stream.sse': [['provider-error', 'error', 5]],
     // the failed tool, said beside its tool-result part
     'ai-sdk/tool-error-approval-request-source.sse': [['note', 'info', 9]],
     'ag-ui/run-error-after-broken-frame.sse': [['provider-error', 'error', 10]],
-    'ag-ui/truncated-in-tool-args.sse': [['no-terminal-event', 'warning', null]],
+    'ag-ui/truncated-in-tool-args.sse': [['no-terminal-event', 'warning', null], ['arguments-invalid', 'warning', 4]],
     // the tool_result block (its content streams as input_json_delta, kept out too)
     'anthropic/claude-ai-extras.sse': [['note', 'info', 12]],
     'anthropic/malformed-frame-redacted-thinking.sse': [['note', 'info', 1]],
     'anthropic/overloaded-error-mid-stream.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 4]],
     'anthropic/pings-server-tool-web-search.sse': [['note', 'info', 11]],
-    'anthropic/truncated-tool-input-max-tokens.sse': [['truncated-by-limit', 'warning', 5]],
+    'anthropic/truncated-tool-input-max-tokens.sse': [['arguments-invalid', 'warning', 3], ['truncated-by-limit', 'warning', 5]],
     'bedrock/exception-mid-stream.bin': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 5]],
     'bedrock/prelude-crc-mismatch.bin': [['no-terminal-event', 'warning', null]],
     // the redactedContent, kept out of the reply
@@ -440,14 +492,15 @@ describe('diagnose: the repository fixtures', () => {
     'openai-chat/ollama-compat-index-zero-reused.sse': [['reused-tool-index', 'warning', 1]],
     'openai-chat/openrouter-mid-stream-error.sse': [['provider-error', 'error', 2]],
     'openai-chat/ping-block-and-unterminated-last-frame.sse': [['no-terminal-event', 'warning', null], ['unterminated-frame', 'warning', 2]],
-    'openai-chat/tool-args-truncated-finish-length.sse': [['truncated-by-limit', 'warning', 3]],
+    'openai-chat/tool-args-parsable-early-then-more.sse': [['arguments-invalid', 'error', 3]],
+    'openai-chat/tool-args-truncated-finish-length.sse': [['arguments-invalid', 'warning', 2], ['truncated-by-limit', 'warning', 3]],
     'openai-chat/tool-calls-missing-index.sse': [['missing-tool-index', 'warning', 0], ['missing-tool-index', 'warning', 2]],
     'openai-chat/tool-calls-no-index-no-id.sse': [['missing-tool-index', 'warning', 0], ['missing-tool-index', 'warning', 2]],
     'openai-responses/completed-differs-from-deltas.sse': [['final-mismatch', 'warning', 9]],
     'openai-responses/error-event-mid-stream.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 6]],
     'openai-responses/failed-keeps-partial-text.sse': [['provider-error', 'error', 6]],
     'openai-responses/incomplete-max-output-tokens.sse': [['truncated-by-limit', 'warning', 12]],
-    'openai-responses/truncated-no-terminal-event.sse': [['no-terminal-event', 'warning', null]],
+    'openai-responses/truncated-no-terminal-event.sse': [['no-terminal-event', 'warning', null], ['arguments-invalid', 'warning', 5]],
     // the thinking_summary phase, kept out of the reply
     'qwen/chat-summary-answer.sse': [['note', 'info', 1]],
     // the published fragment ends after its searchGuid, without [DONE] (its two non-JSON labels are the Reply's frame errors)

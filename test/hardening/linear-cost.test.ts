@@ -51,7 +51,10 @@ describe('tool-name fragments', () => {
     m.push(nameFragments(40_000))
     const reply = m.end()
     expect(reply.choices[0]!.toolCalls[0]!.name).toBe('a' + 'b'.repeat(40_000))
-    const diagnostics = m.diagnostics()
+    // the call never got arguments: one arguments-invalid beside the name's
+    const all = m.diagnostics()
+    expect(all.filter((d) => d.code !== 'tool-name-changed').map((d) => [d.code, d.level, d.frame])).toEqual([['arguments-invalid', 'warning', 0]])
+    const diagnostics = all.filter((d) => d.code === 'tool-name-changed')
     expect(diagnostics).toHaveLength(101)
     expect(diagnostics[0]!.message).toBe('tool call 0: name fragment "b" appended to "a"')
     expect(diagnostics[99]!.message).toBe(`tool call 0: name fragment "b" appended to "a${'b'.repeat(39)}…"`)

@@ -172,10 +172,10 @@ describe('messages/partial and messages/complete (snapshots)', () => {
     expect(provenance.map((p) => [p.frame, p.channel, p.start, p.end])).toEqual([[1, 'arguments', 0, 11], [2, 'arguments', 11, 16]])
   })
 
-  it('argument text that does not extend the last is said, and the earlier text is kept', () => {
+  it('argument text that does not extend the last is said, and the earlier text is kept (arguments that then do not parse, said at the end)', () => {
     const use = (json: string) => ({ content: [{ id: 'toolu_1', name: 'Plan', type: 'tool_use', partial_json: json }] })
     const { reply, diagnostics } = read([partial('run-1', use('{"a": 1')), partial('run-1', use('{"b": 2}'))])
-    expect([choice(reply).toolCalls[0]!.arguments, diagnostics]).toEqual(['{"a": 1', [[1, 'snapshot-rewrote']]])
+    expect([choice(reply).toolCalls[0]!.arguments, diagnostics]).toEqual(['{"a": 1', [[0, 'arguments-invalid'], [1, 'snapshot-rewrote']]])
   })
 
   it('a call with only parsed args takes them when its message finishes', () => {
