@@ -69,7 +69,7 @@ export function ComparePane() {
             </select>
           </label>
         )}
-        {mine && <button type="button" class="ds-link" onClick={() => store.apply({ type: 'compare-clear' })}>clear</button>}
+        {mine && <button type="button" class="ds-link" data-testid="compare-clear" onClick={() => store.apply({ type: 'compare-clear' })}>clear</button>}
       </div>
       <PageCompareControls id={view.id} />
       {mine && <ComparisonResult comparison={mine} />}

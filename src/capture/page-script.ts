@@ -6,8 +6,10 @@
 //
 // Operations:
 //   probe / read  the element showing the reply: the last match of a selector (or its match
-//                 `index`), else the element whose text best matches the reply's words (the
-//                 smallest element holding most of them; the newest when several tie). probe
+//                 `index`), else the element whose text best matches the reply's words: of the
+//                 elements holding at least half of them, those that are neither a wrapper of
+//                 one holding about as much nor a part of another such element (one per reply
+//                 shown), the last in the document (the newest reply). probe
 //                 returns its length and a digest (to wait for it to settle), read its
 //                 innerText, cut at 10 MB with `cut` set.
 //   pick-start    outlines the element under the mouse (an overlay that takes no events); a
@@ -32,7 +34,6 @@ export function pageCall(op: PageOp, args: unknown = {}): string {
 export const PAGE_SCRIPT = String.raw`function (op, args) {
   var KEY = '__deltascopePicker';
   var LIMIT = ${PAGE_TEXT_LIMIT};
-  var MAX_ELEMENTS = 20000;
   var MAX_WORDS = 5000;
   function norm(s) { return String(s).replace(/[\s\u00a0\u2028\u2029]+/g, ' ').trim(); }
   function words(s) { var n = norm(s); return n === '' ? [] : n.split(' '); }
@@ -60,32 +61,46 @@ export const PAGE_SCRIPT = String.raw`function (op, args) {
     var ws = words(expected).slice(0, MAX_WORDS);
     for (var i = 0; i < ws.length; i++) { want.set(ws[i], (want.get(ws[i]) || 0) + 1); total++; }
     if (total === 0) return null;
-    var all = document.body ? document.body.getElementsByTagName('*') : [];
+    // the reply's words each element holds, from its text nodes (textContent would run the words
+    // of two blocks together: "item" + "second" is no word of the reply)
+    var counts = new Map();
+    var skip = { script: 1, style: 1, noscript: 1, template: 1 };
+    var walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+    var seen = 0;
+    for (var node = walker.nextNode(); node && seen < LIMIT; node = walker.nextNode()) {
+      var parent = node.parentElement;
+      if (!parent || skip[parent.localName]) continue;
+      var data = node.data;
+      seen += data.length;
+      var tokens = words(data);
+      for (var t = 0; t < tokens.length; t++) {
+        if (!want.has(tokens[t])) continue;
+        for (var up = parent, depth = 0; up && depth < 64; up = up.parentElement, depth++) {
+          var m = counts.get(up);
+          if (!m) { m = new Map(); counts.set(up, m); }
+          m.set(tokens[t], (m.get(tokens[t]) || 0) + 1);
+        }
+      }
+    }
     var scored = [];
-    var best = 0;
-    for (var k = 0; k < all.length && k < MAX_ELEMENTS; k++) {
-      var el = all[k];
-      var tag = el.localName;
-      if (tag === 'script' || tag === 'style' || tag === 'noscript' || tag === 'template' || tag === 'svg') continue;
-      var text = el.textContent || '';
-      if (text.length === 0 || text.length > LIMIT) continue;
-      var have = words(text);
-      var left = new Map(want);
+    counts.forEach(function (m, el) {
       var matched = 0;
-      for (var j = 0; j < have.length; j++) { var n = left.get(have[j]); if (n) { left.set(have[j], n - 1); matched++; } }
+      m.forEach(function (n, w) { matched += Math.min(n, want.get(w)); });
       var recall = matched / total;
-      if (recall < 0.3) continue;
-      scored.push({ el: el, recall: recall, size: have.length });
-      if (recall > best) best = recall;
-    }
-    var chosen = null;
-    for (var m = 0; m < scored.length; m++) {
-      var s = scored[m];
-      if (s.recall < best - 0.05) continue;
-      // the smallest element holding most of the words; later in the document (newer) on a tie
-      if (chosen === null || s.size <= chosen.size) chosen = s;
-    }
-    return chosen && chosen.el;
+      // an element holding at least half the reply's words may show it
+      if (recall >= 0.5) scored.push({ el: el, recall: recall });
+    });
+    // document order (the Map is in the order elements were first met, not their order)
+    scored.sort(function (a, b) { return a.el === b.el ? 0 : a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1; });
+    // a wrapper (an element with a descendant holding about as much) is not the reply's element…
+    var kept = scored.filter(function (s) {
+      return !scored.some(function (d) { return d !== s && s.el.contains(d.el) && d.recall >= s.recall - 0.05; });
+    });
+    // …nor a part of one (a long paragraph inside it); of the replies left, the newest is the last in the document
+    var replies = kept.filter(function (s) {
+      return !kept.some(function (a) { return a !== s && a.el.contains(s.el); });
+    });
+    return replies.length > 0 ? replies[replies.length - 1].el : null;
   }
   function find(a) {
     if (typeof a.selector === 'string' && a.selector !== '') {
