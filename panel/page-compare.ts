@@ -123,7 +123,8 @@ export class PageCompare {
         return
       }
       const notes = describe(element, selector === null, changing)
-      this.status.value = notes.join(' ')
+      // what was compared is said with the comparison itself
+      this.status.value = ''
       this.store.apply({ type: 'compare', id, against: { page: element.text, label: `the page (${where(element)})`, notes } })
     } finally {
       this.busy.value = false
@@ -191,11 +192,11 @@ export class PageCompare {
     if (selector === null) return
     const read = await readSettled(this.page, { selector, expected: '' }, () => true)
     if (typeof read === 'string') {
-      this.store.apply({ type: 'page-verdict', id, text: null, where: `the page (${read})` })
+      this.store.apply({ type: 'page-verdict', id, text: null, where: `the page could not be read (${read})` })
       return
     }
     const { element } = read
-    this.store.apply({ type: 'page-verdict', id, text: element.found ? element.text ?? '' : null, where: element.found ? where(element) : `no element matching ${selector}` })
+    this.store.apply({ type: 'page-verdict', id, text: element.found ? element.text ?? '' : null, where: element.found ? where(element) : `no element matches ${selector}` })
   }
 
   private selectors(): Record<string, string> {

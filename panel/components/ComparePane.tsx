@@ -106,7 +106,7 @@ function ComparisonResult({ comparison }: { comparison: ComparisonView }) {
           </li>
         ))}
         {result.notCompared.length > 0 && (
-          <li class="info" data-testid="compare-not-compared">not compared (your result does not carry them): {result.notCompared.join(', ')}</li>
+          <li class="info" data-testid="compare-not-compared">not compared ({comparison.page ? "the page's text does not carry them" : 'your result does not carry them'}): {result.notCompared.join(', ')}</li>
         )}
       </ul>
       {first && <FirstDifference d={first} onGo={go} theirs={comparison.page ? 'the page' : 'your client'} />}

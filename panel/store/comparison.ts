@@ -150,9 +150,10 @@ function alignFrames(a: HeldSource, b: HeldSource, center: number): AlignedFrame
 /** Below this share of the reply's words in the page's element, the element shows another reply: the stream is not shown. */
 const SHOWN_SHARE = 0.5
 
-/** The verdict of a stream against the text the page shows (null: no element, or nothing in it). */
+/** The verdict of a stream against the text the page shows (null: no element; `where` then says why, else which element). */
 export function pageVerdict(source: HeldSource, text: string | null, where: string): PageVerdict {
-  if (text === null || text.trim() === '') return { state: 'not-shown', message: `Not shown: ${where} shows nothing for it.` }
+  if (text === null) return { state: 'not-shown', message: `Not shown: ${where}.` }
+  if (text.trim() === '') return { state: 'not-shown', message: `Not shown: ${where} is empty.` }
   const result = compareRenderedText(toFixture(source), text)
   const way = result.method === 'markdown' ? 'rendered as Markdown' : 'raw'
   if (result.equal) return { state: 'equal', message: `The page shows this reply (${where}, compared ${way}).` }

@@ -67,7 +67,8 @@ export function compareRenderedText(reference: ReferenceInput, pageText: string,
   const base = {
     method: side.method, renderer: side.method === 'markdown' ? MARKDOWN_RENDERER : null, expected: side.text.text, got, notes,
   }
-  const notCompared = choice.reasoning === '' ? NOT_COMPARED : ['choices[0].reasoning', ...NOT_COMPARED]
+  // the reasoning is compared only where the page shows it (apart, before the content)
+  const notCompared = ['choices[0].reasoning', ...NOT_COMPARED]
   if (side.text.text === got) return { ...base, equal: true, differences: [], notCompared, referenceOffset: null }
 
   // the reasoning shown apart before the content (a <details> block inside the element): not a fault

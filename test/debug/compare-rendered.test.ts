@@ -20,7 +20,7 @@ describe('compareRenderedText', () => {
     expect(compareRenderedText(reference, PAGE_TEXT)).toEqual({
       equal: true, differences: [], method: 'markdown', renderer: 'stopgap CommonMark + GFM subset (markdown-stopgap.ts)',
       expected: RENDERED, got: RENDERED, referenceOffset: null, notes: [MARKDOWN_WAY],
-      notCompared: ['choices[0].refusal', 'choices[0].toolCalls', 'choices[0].finishReason', 'usage'],
+      notCompared: ['choices[0].reasoning', 'choices[0].refusal', 'choices[0].toolCalls', 'choices[0].finishReason', 'usage'],
     })
   })
 
@@ -42,6 +42,15 @@ describe('compareRenderedText', () => {
       message: 'The client decoded each network read on its own (without {stream: true}): "€" in frame 5 was split across reads 1 and 2 and came out as U+FFFD U+FFFD U+FFFD.',
     }])
     expect(result.referenceOffset).toBe(MARKDOWN.indexOf('€'))
+  })
+
+  it('a body captured whole once it ended (one chunk, no time): the reads are unknown, and the damage is utf8-split without read numbers', () => {
+    const whole = fixture([bytes])
+    whole.chunks[0]!.t = null
+    const result = compareRenderedText(whole, PAGE_TEXT.replace('€', '\ufffd\ufffd'))
+    expect(result.differences.map((d) => [d.cause, d.frame, d.message])).toEqual([[
+      'utf8-split', 5, 'The client turned "€" in frame 5 into U+FFFD U+FFFD: it decoded network reads on their own (without {stream: true}), splitting the character.',
+    ]])
   })
 
   it('a page lacking the frames split across reads: dropped-frames at the first of them, frame 2', () => {

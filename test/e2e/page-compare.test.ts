@@ -8,9 +8,9 @@
 // The picker chooses an element by a real mouse click; with the toggle on, the next streams'
 // rows show their verdicts without a click.
 
-import { existsSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM, CHROME_DIST, ensureExtensionBuilt, launchWithExtension, type ExtensionBrowser, type PanelHandle } from '../support/browser.js'
+import { CHROMIUM, CHROME_DIST, ensureExtensionBuilt, launchWithExtension, sleep, type ExtensionBrowser, type PanelHandle } from '../support/browser.js'
 import { startChatPage, type ChatPage } from '../support/chat-page.js'
 import { screenshotPath } from '../support/screenshots.js'
 
@@ -62,6 +62,29 @@ function readShown(panel: PanelHandle): Promise<Shown> {
   })()`)
 }
 
+/** The DevTools window laid out at `size`, the Reply tab shown when narrow, scrolled to the comparison, saved as `name`. */
+async function shoot(panel: PanelHandle, name: string, size: { width: number; height: number }): Promise<void> {
+  await panel.devtools.send('Emulation.setDeviceMetricsOverride', { ...size, deviceScaleFactor: 1, mobile: false })
+  try {
+    await panel.waitFor(`document.querySelector('.ds-root').dataset.layout === ${sel(size.width < 700 ? 'stacked' : 'side')}`, { message: 'the layout for the shot' })
+    await panel.evaluate(`document.querySelector('[data-testid=pane-tab-reply]')?.click()`)
+    await panel.waitFor(`document.querySelector('[data-testid=compare]')`, { message: 'the compare block in view' })
+    // the page's buttons at the top, clear of the reply pane's sticky scrubber
+    await panel.evaluate(`(() => {
+      const el = document.querySelector('[data-testid=page-compare]')
+      el.scrollIntoView({ block: 'start' })
+      let box = el.parentElement
+      while (box && box.scrollHeight <= box.clientHeight) box = box.parentElement
+      if (box) box.scrollTop -= 48
+    })()`)
+    await sleep(300) // a paint after the scroll
+    const shot = await panel.devtools.send<{ data: string }>('Page.captureScreenshot', { format: 'png' })
+    writeFileSync(screenshotPath(name), Buffer.from(shot.data, 'base64'))
+  } finally {
+    await panel.devtools.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined)
+  }
+}
+
 const available = existsSync(CHROMIUM)
 
 describe.skipIf(!available)('Compare with the page (Chromium, dist/chrome)', () => {
@@ -108,7 +131,7 @@ describe.skipIf(!available)('Compare with the page (Chromium, dist/chrome)', () 
     expect(shown.message).toMatch(/^The client turned "€" in frame 5 into (U\+FFFD ?)+: it decoded network reads on their own \(without \{stream: true\}\), splitting the character\.$/)
     expect(shown.context).toEqual(['expected', 'the page'])
     // the newest of the two replies was compared
-    expect(shown.status).toBe(`Compared the element whose text best matches the reply: ${PICKED}, the last of 2.`)
+    expect(shown.how).toContain(`Compared the element whose text best matches the reply: ${PICKED}, the last of 2.`)
     // the frame behind it is selected
     await panel.waitFor(`document.querySelector('[data-testid=frame-row][data-seq="5"]')?.getAttribute('aria-selected') === 'true'`, { message: 'frame 5 selected' })
   }, 30_000)
@@ -120,8 +143,8 @@ describe.skipIf(!available)('Compare with the page (Chromium, dist/chrome)', () 
     const shown = await compareWithPage(panel)
     expect([shown.equal, shown.cause, shown.frame]).toEqual(['false', 'dropped-frames', '2'])
     expect(shown.message).toBe('The client dropped frames 2 and 5: their text (" first item second", …) is missing from the content.')
-    await panel.screenshot(screenshotPath('compare-page.png'))
-    await panel.screenshot(screenshotPath('compare-page-narrow.png'), { width: 560, height: 900 })
+    await shoot(panel, 'compare-page.png', { width: 1280, height: 760 })
+    await shoot(panel, 'compare-page-narrow.png', { width: 560, height: 900 })
   }, 30_000)
 
   it('Pick: a real mouse click on the page chooses the element (the page never gets the click); Escape cancels; nothing is left behind', async () => {
@@ -146,7 +169,7 @@ describe.skipIf(!available)('Compare with the page (Chromium, dist/chrome)', () 
     await panel.waitFor(`document.querySelector('[data-testid=page-selector]')?.value === ${sel(PICKED)}`, { message: 'the picked selector' })
     await panel.waitFor(`document.querySelector('[data-testid=compare-result]')?.dataset.equal === 'true'`, { timeout: 15_000, message: 'the picked element compared equal' })
     const shown = await readShown(panel)
-    expect(shown.status).toBe(`Compared ${PICKED}, match 1 of 3.`)
+    expect(shown.how).toContain(`Compared ${PICKED}, match 1 of 3.`)
     expect(await panel.evaluate(`document.querySelector('[data-testid=page-origin]').textContent`)).toBe(`Selector kept for ${chat.url}`)
     expect(await b.page.evaluate(leftovers)).toEqual({ prop: false, boxes: 0 })
     expect(await b.page.evaluate(() => (window as unknown as { clicks: number }).clicks)).toBe(0)
