@@ -125,7 +125,7 @@ export class PageCompare {
       const notes = describe(element, selector === null, changing)
       // what was compared is said with the comparison itself
       this.status.value = ''
-      this.store.apply({ type: 'compare', id, against: { page: element.text, label: `the page (${where(element)})`, notes } })
+      this.store.apply({ type: 'compare', id, against: { page: element.text, leaveOut: leftOut(element), label: `the page (${where(element)})`, notes } })
     } finally {
       this.busy.value = false
     }
@@ -196,7 +196,7 @@ export class PageCompare {
       return
     }
     const { element } = read
-    this.store.apply({ type: 'page-verdict', id, text: element.found ? element.text ?? '' : null, where: element.found ? where(element) : `no element matches ${selector}` })
+    this.store.apply({ type: 'page-verdict', id, text: element.found ? element.text ?? '' : null, leaveOut: leftOut(element), where: element.found ? where(element) : `no element matches ${selector}` })
   }
 
   private selectors(): Record<string, string> {
@@ -225,16 +225,17 @@ function where(e: PageElement): string {
   return e.index === e.count - 1 ? `${sel}, the last of ${e.count}` : `${sel}, match ${e.index + 1} of ${e.count}`
 }
 
+/** The texts of the <details> blocks and buttons inside the element: not the reply (compareRenderedText's leaveOut). */
+function leftOut(e: PageElement): string[] {
+  return (e.parts ?? []).map((p) => p.text)
+}
+
 /** What was compared, in words. */
 function describe(e: PageElement, foundByText: boolean, changing: boolean): string[] {
   const notes: string[] = []
   notes.push(foundByText ? `Compared the element whose text best matches the reply: ${where(e)}.` : `Compared ${where(e)}.`)
   if (changing) notes.push(`Its text was still changing after ${SETTLE_MAX_MS / 1000} s: compared as it stood.`)
   if (e.cut) notes.push('Its text was cut at 10 MB.')
-  const extra: string[] = []
-  if ((e.details ?? 0) > 0) extra.push(`${e.details} <details> block${e.details === 1 ? '' : 's'}`)
-  if ((e.buttons ?? 0) > 0) extra.push(`${e.buttons} button${e.buttons === 1 ? '' : 's'}`)
-  if (extra.length > 0) notes.push(`It holds ${extra.join(' and ')}: their text was compared too.`)
   return notes
 }
 

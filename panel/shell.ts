@@ -101,9 +101,8 @@ export interface PageElement {
   /** `read` only: its innerText, cut at 10 MB (`cut`). */
   text?: string
   cut?: boolean
-  /** `read` only: buttons and <details> blocks inside it (their text is in `text`). */
-  buttons?: number
-  details?: number
+  /** `read` only: the <details> blocks and buttons inside it, outermost only, with their text (which `text` holds too), in page order. */
+  parts?: Array<{ kind: 'details' | 'button'; text: string }>
 }
 
 export type PickState = { state: 'picking' | 'none' | 'cancelled' } | { state: 'picked'; selector: string; index: number }

@@ -7,7 +7,7 @@
 import { signal, type Signal } from '@preact/signals'
 import type { Reply } from '../../src/library.js'
 import { compareReply } from '../../src/debug/compare.js'
-import { compareRenderedText } from '../../src/debug/compare-rendered.js'
+import { compareRenderedText, type RenderedComparison } from '../../src/debug/compare-rendered.js'
 import type { Comparison } from '../../src/debug/compare-types.js'
 import { toFixture } from '../../src/exchange/fixture.js'
 import type { HeldSource, PageVerdict } from './types.js'
@@ -19,7 +19,7 @@ export type CompareAgainst =
   /** Another captured or imported request: its reply. */
   | { request: string }
   /** What the inspected page shows for the reply (its element's innerText), compared rendered or raw; `notes` say how it was read. */
-  | { page: string; label: string; notes?: string[] }
+  | { page: string; label: string; notes?: string[]; leaveOut?: string[] }
 
 export interface ComparisonView {
   /** The request compared (the reference). */
@@ -65,7 +65,7 @@ export class Comparisons {
     let otherId: string | null = null
     let otherReply: Reply | null = null
     if ('page' in against) {
-      const result = compareRenderedText(toFixture(source), against.page)
+      const result = comparePage(source, against.page, against.leaveOut ?? [])
       const page = { method: result.method, renderer: result.renderer, notes: [...(against.notes ?? []), ...result.notes] }
       const view: ComparisonView = { id, label: against.label, otherId: null, otherReply: null, result, fields: comparedFields(source.expected, result), aligned: null, page }
       this.current.value = view
@@ -151,10 +151,10 @@ function alignFrames(a: HeldSource, b: HeldSource, center: number): AlignedFrame
 const SHOWN_SHARE = 0.5
 
 /** The verdict of a stream against the text the page shows (null: no element; `where` then says why, else which element). */
-export function pageVerdict(source: HeldSource, text: string | null, where: string): PageVerdict {
+export function pageVerdict(source: HeldSource, text: string | null, where: string, leaveOut: readonly string[] = []): PageVerdict {
   if (text === null) return { state: 'not-shown', message: `Not shown: ${where}.` }
   if (text.trim() === '') return { state: 'not-shown', message: `Not shown: ${where} is empty.` }
-  const result = compareRenderedText(toFixture(source), text)
+  const result = comparePage(source, text, leaveOut)
   const way = result.method === 'markdown' ? 'rendered as Markdown' : 'raw'
   if (result.equal) return { state: 'equal', message: `The page shows this reply (${where}, compared ${way}).` }
   if (wordShare(result.expected, result.got) < SHOWN_SHARE) return { state: 'not-shown', message: `Not shown: ${where} shows another text (a background request?).` }
@@ -174,4 +174,17 @@ function wordShare(expected: string, got: string): number {
     if (n > 0) { have.set(w, n - 1); found++ }
   }
   return found / want.length
+}
+
+/**
+ * The page's text against the request's reply, without what the page marks as not the reply
+ * (its <details> blocks and buttons); when that differs and the whole text is equal, the whole
+ * text (a reply whose own text the page shows in such an element).
+ */
+function comparePage(source: HeldSource, text: string, leaveOut: readonly string[]): RenderedComparison {
+  const fixture = toFixture(source)
+  const without = compareRenderedText(fixture, text, { leaveOut })
+  if (without.equal || leaveOut.length === 0) return without
+  const whole = compareRenderedText(fixture, text)
+  return whole.equal ? { ...whole, notes: [...whole.notes, 'Compared the whole text: the <details> blocks and buttons in it are part of the reply.'] } : without
 }

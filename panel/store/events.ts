@@ -23,8 +23,8 @@ export type PanelEvent =
   /** Compare a request's reply with the user's client's result, or with another request's reply. */
   | { type: 'compare'; id: string; against: CompareAgainst }
   | { type: 'compare-clear' }
-  /** What the page shows for a finished stream (null: nothing), `where` in words: the stream's row shows the verdict. */
-  | { type: 'page-verdict'; id: string; text: string | null; where: string }
+  /** What the page shows for a finished stream (null: nothing), `where` in words, `leaveOut` the texts in it that are not the reply: the stream's row shows the verdict. */
+  | { type: 'page-verdict'; id: string; text: string | null; where: string; leaveOut?: string[] }
   /**
    * Search inside the selected request's frames (plain text or /regex/; '' ends the search),
    * and step to the next (1) or previous (-1) match. The hook for DevTools' own search bar
@@ -98,7 +98,7 @@ export function applyEvent(store: LocalPanelStore, event: PanelEvent): void {
       return
     case 'page-verdict': {
       const source = recorder.get(event.id)
-      if (source) recorder.setPageVerdict(event.id, pageVerdict(source, event.text, event.where))
+      if (source) recorder.setPageVerdict(event.id, pageVerdict(source, event.text, event.where, event.leaveOut))
       return
     }
     case 'search':

@@ -43,8 +43,10 @@ export function readElement(v: unknown): PageElement | string {
   if (typeof v['text'] === 'string') {
     out.text = v['text'].slice(0, PAGE_TEXT_LIMIT)
     out.cut = v['cut'] === true || v['text'].length > PAGE_TEXT_LIMIT
-    out.buttons = num(v['buttons'], 0)
-    out.details = num(v['details'], 0)
+    const parts = Array.isArray(v['parts']) ? v['parts'].slice(0, 200) : []
+    out.parts = parts.flatMap((x: unknown) => (isObject(x) && typeof x['text'] === 'string'
+      ? [{ kind: x['kind'] === 'details' ? 'details' as const : 'button' as const, text: x['text'].slice(0, 100_000) }]
+      : []))
   }
   return out
 }

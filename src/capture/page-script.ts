@@ -11,7 +11,8 @@
 //                 one holding about as much nor a part of another such element (one per reply
 //                 shown), the last in the document (the newest reply). probe
 //                 returns its length and a digest (to wait for it to settle), read its
-//                 innerText, cut at 10 MB with `cut` set.
+//                 innerText, cut at 10 MB with `cut` set, and the text of the <details>
+//                 blocks and buttons inside it (what the page marks as not the reply).
 //   pick-start    outlines the element under the mouse (an overlay that takes no events); a
 //                 click chooses it, Escape cancels; both remove the overlay and every listener.
 //                 Cancelled by itself after two minutes.
@@ -132,8 +133,17 @@ export const PAGE_SCRIPT = String.raw`function (op, args) {
     if (op === 'read') {
       out.cut = text.length > LIMIT;
       out.text = out.cut ? text.slice(0, LIMIT) : text;
-      out.buttons = f.el.querySelectorAll('button').length;
-      out.details = f.el.querySelectorAll('details').length;
+      // what the page marks as not the reply: <details> blocks (reasoning, tool calls) and buttons, outermost only
+      var marked = f.el.querySelectorAll('details, button, [role=button]');
+      var parts = [];
+      for (var q = 0; q < marked.length && parts.length < 200; q++) {
+        var mk = marked[q];
+        var outer = mk.parentElement && mk.parentElement.closest('details, button, [role=button]');
+        if (outer && f.el.contains(outer)) continue;
+        var pt = mk.innerText;
+        if (typeof pt === 'string' && pt.trim() !== '') parts.push({ kind: mk.localName === 'details' ? 'details' : 'button', text: pt.slice(0, 100000) });
+      }
+      out.parts = parts;
     }
     return out;
   }

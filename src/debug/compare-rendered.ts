@@ -12,7 +12,7 @@ import type { LibraryMergeOptions, ReplyChoice } from '../library.js'
 import { fieldRuns, readReference, type Reference, type ReferenceInput, type TextRun } from './compare-reference.js'
 import { textDifference } from './compare-text.js'
 import type { Comparison, Difference } from './compare-types.js'
-import { commonPrefix } from './compare-words.js'
+import { commonPrefix, quote } from './compare-words.js'
 import { normaliseWhitespace, type MappedText } from './mapped-text.js'
 import { MARKDOWN_RENDERER, markdownText } from './markdown-text.js'
 
@@ -21,6 +21,12 @@ export interface RenderedCompareOptions {
   markdown?: boolean | 'auto'
   /** How to read a reference given as a body (as for compareReply). */
   mergeOptions?: LibraryMergeOptions
+  /**
+   * Parts of the page's text that are not the reply (a <details> block's text, a button's), in
+   * page order: each is cut from the page's text, searched from where the one before it was,
+   * before comparing. A part not found is left in (and said so).
+   */
+  leaveOut?: readonly string[]
 }
 
 export interface RenderedComparison extends Comparison {
@@ -56,12 +62,12 @@ interface Side {
 export function compareRenderedText(reference: ReferenceInput, pageText: string, options: RenderedCompareOptions = {}): RenderedComparison {
   const ref = readReference(reference, options.mergeOptions)
   const choice = ref.reply.choices.find((c) => c.index === 0) ?? emptyChoice()
-  const got = normaliseWhitespace(typeof pageText === 'string' ? pageText : String(pageText)).text
+  const notes: string[] = []
+  const got = normaliseWhitespace(leaveOut(typeof pageText === 'string' ? pageText : String(pageText), options.leaveOut ?? [], notes)).text
   const mode = options.markdown ?? 'auto'
   const sides: Side[] = []
   if (mode !== false) sides.push({ method: 'markdown', text: normaliseWhitespace(markdownText(choice.content)) })
   if (mode !== true) sides.push({ method: 'raw', text: normaliseWhitespace(rawText(choice.content)) })
-  const notes: string[] = []
   const side = nearest(sides, got)
   if (mode === 'auto') notes.push(side.method === 'markdown' ? "The page's text is nearer the reference's Markdown rendered than its raw text: compared rendered." : "The page's text is nearer the reference's raw text than its Markdown rendered: compared raw.")
   const base = {
@@ -222,4 +228,23 @@ function withoutSpaces(ref: Reference, difference: Difference, runs: readonly Te
   const found = textDifference(ref, { path: PATH, label, expected, got, runs: bare, isArguments: false })
   if (found.cause === 'other') return null
   return { ...difference, frame: found.frame, cause: found.cause, message: found.message }
+}
+
+/** The page's text without the parts that are not the reply, each searched from where the one before it was; `notes` say what was cut. */
+function leaveOut(text: string, parts: readonly string[], notes: string[]): string {
+  let out = text
+  let from = 0
+  const cut: string[] = []
+  const missing: string[] = []
+  for (const part of parts) {
+    if (part === '') continue
+    const at = out.indexOf(part, from)
+    if (at < 0) { missing.push(part); continue }
+    out = out.slice(0, at) + '\n' + out.slice(at + part.length)
+    from = at
+    cut.push(part)
+  }
+  if (cut.length > 0) notes.push(`Left out of the page's text: ${cut.map((p) => quote(p)).join(', ')}.`)
+  if (missing.length > 0) notes.push(`Not found in the page's text, so left in: ${missing.map((p) => quote(p)).join(', ')}.`)
+  return out
 }

@@ -105,6 +105,20 @@ describe('compareRenderedText', () => {
     expect(mixed.differences.map((d) => [d.cause, d.frame, d.offset])).toEqual([['reasoning-in-content', 0, 2]])
   })
 
+  it('leaves out what the page marks as not the reply (a closed <details> block\'s summary, a button), in page order', () => {
+    const page = 'Thought for 3 s\n' + PAGE_TEXT.replace('const x = 1', 'const x = 1\nCopy') + '\nCopy\nRetry'
+    expect(compareRenderedText(reference, page).equal).toBe(false)
+    const result = compareRenderedText(reference, page, { leaveOut: ['Thought for 3 s', 'Copy', 'Copy', 'Retry', 'Share'] })
+    expect([result.equal, result.got, result.notes]).toEqual([true, RENDERED, [
+      'Left out of the page\'s text: "Thought for 3 s", "Copy", "Copy", "Retry".',
+      'Not found in the page\'s text, so left in: "Share".',
+      MARKDOWN_WAY,
+    ]])
+    // each part is searched from where the one before it was cut: out of order, a part is not found
+    const backwards = compareRenderedText(reference, page, { leaveOut: ['Retry', 'Thought for 3 s'] })
+    expect(backwards.notes.slice(0, 2)).toEqual(['Left out of the page\'s text: "Retry".', 'Not found in the page\'s text, so left in: "Thought for 3 s".'])
+  })
+
   it('never throws on the page\'s text', () => {
     expect(compareRenderedText(reference, 42 as unknown as string).equal).toBe(false)
     expect(compareRenderedText(reference, '').differences[0]!.cause).toBe('truncated')

@@ -27,7 +27,7 @@ function fakePage(digests: string[]) {
     },
     read: async (q) => {
       reads.push(q)
-      return element('final', { text: 'the text', cut: false, buttons: 0, details: 0 })
+      return element('final', { text: 'the text', cut: false, parts: [] })
     },
     pickStart: async () => true,
     pickPoll: async () => ({ state: 'none' }),
@@ -40,7 +40,7 @@ describe('readSettled', () => {
   it('reads once the stream finished and the text has not changed for 300 ms, the element the probes watched', async () => {
     const f = fakePage(['1:a', '2:b', '3:c', '3:c'])
     const got = await readSettled(f.page, { selector: null, expected: 'words' }, () => true, f.now)
-    expect(got).toEqual({ element: element('final', { text: 'the text', cut: false, buttons: 0, details: 0 }), changing: false })
+    expect(got).toEqual({ element: element('final', { text: 'the text', cut: false, parts: [] }), changing: false })
     // the digest stopped changing at the 3rd probe (300 ms): three more probes make 300 ms unchanged
     expect(f.probes()).toBe(6)
     expect(f.reads).toEqual([{ selector: '#chat > div.md', index: 1, expected: 'words' }])
@@ -101,6 +101,17 @@ describe('the store and the page', () => {
     ])
     expect(c.fields).toEqual([{ field: 'choices[0].content', equal: false }])
     expect(store.selectedFrame.value).toBe(5)
+  })
+
+  it('leaves out the page\'s <details> blocks and buttons, unless the whole text is the reply', () => {
+    const { store, tick } = storeWith(['a'])
+    applyEvent(store, { type: 'compare', id: 'a', against: { page: PAGE_TEXT + '\nCopy', leaveOut: ['Copy'], label: 'the page' } })
+    tick()
+    expect([store.comparison.value!.result.equal, store.comparison.value!.page!.notes[0]]).toEqual([true, 'Left out of the page\'s text: "Copy".'])
+    // a button whose text is the reply's own ("bold"): left out, the page would differ; the whole text is equal
+    applyEvent(store, { type: 'compare', id: 'a', against: { page: PAGE_TEXT, leaveOut: ['bold'], label: 'the page' } })
+    tick()
+    expect([store.comparison.value!.result.equal, store.comparison.value!.page!.notes.at(-1)]).toEqual([true, 'Compared the whole text: the <details> blocks and buttons in it are part of the reply.'])
   })
 
   it("keeps each row's verdict: equal, differs with its cause, not shown (nothing, or another reply's text)", () => {

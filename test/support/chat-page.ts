@@ -5,8 +5,9 @@
 //   correct  decodes with {stream: true}, parses across reads, renders Markdown as it streams
 //   decode   decodes each read on its own: the "€" comes out as U+FFFD
 //   parse    parses each read on its own: frames split across reads are dropped
-// and renders the Markdown with DOM calls (a <p>, <strong>, <ul>, <pre><code>, <table>) into
-// `#chat > div.msg.assistant > div.md`, after the question in a `div.msg.user`.
+// and renders the Markdown with DOM calls (a <p>, <strong>, <ul>, <pre><code> with a "Copy"
+// button under it, <table>) into `#chat > div.msg.assistant > div.md`, after the question in a
+// `div.msg.user`.
 
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -48,6 +49,8 @@ function render(target, md) {
       const body = []
       for (i++; i < lines.length && !lines[i].startsWith('\`\`\`'); i++) body.push(lines[i])
       code.textContent = body.join('\\n'); pre.append(code); target.append(pre)
+      // as chat pages do: a button under each code block (not the reply: Deltascope leaves it out)
+      const copy = document.createElement('button'); copy.textContent = 'Copy'; target.append(copy)
       continue
     }
     if (line.trim() === '') { close(); continue }
