@@ -3,8 +3,9 @@
 // the page's code can return anything. Errors are values (a sentence).
 
 import browser from 'webextension-polyfill'
-import type { InspectedPage, PageElement, PageQuery, PickState } from '../../panel/shell.js'
-import { PAGE_TEXT_LIMIT, pageCall, type PageOp } from './page-script.js'
+import type { InspectedPage, PageQuery, PickState } from '../../panel/shell.js'
+import { isObject, num, readElement } from './page-answer.js'
+import { pageCall, type PageOp } from './page-script.js'
 
 /** Both browsers resolve eval with [result, exceptionInfo]. */
 type EvalAnswer = [unknown, { isException?: boolean; isError?: boolean; value?: unknown; description?: string; code?: string } | undefined]
@@ -18,37 +19,6 @@ async function call(op: PageOp, args: unknown = {}): Promise<{ ok: true; value: 
   } catch (e) {
     return { ok: false, why: `Could not run in the page: ${e instanceof Error ? e.message : String(e)}` }
   }
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
-
-function num(v: unknown, fallback: number): number {
-  return typeof v === 'number' && Number.isFinite(v) ? v : fallback
-}
-
-function str(v: unknown, max: number): string | null {
-  return typeof v === 'string' ? v.slice(0, max) : null
-}
-
-/** The page's answer as a PageElement, or why it is not one. */
-export function readElement(v: unknown): PageElement | string {
-  if (!isObject(v)) return 'The page answered nothing readable.'
-  if (typeof v['error'] === 'string') return v['error'].slice(0, 300)
-  const r = v['rect']
-  const rect = isObject(r) ? { x: num(r['x'], 0), y: num(r['y'], 0), width: num(r['width'], 0), height: num(r['height'], 0) } : null
-  const out: PageElement = {
-    found: v['found'] === true, selector: str(v['selector'], 2000), count: num(v['count'], 0), index: num(v['index'], -1),
-    length: num(v['length'], 0), digest: str(v['digest'], 100) ?? '', rect,
-  }
-  if (typeof v['text'] === 'string') {
-    out.text = v['text'].slice(0, PAGE_TEXT_LIMIT)
-    out.cut = v['cut'] === true || v['text'].length > PAGE_TEXT_LIMIT
-    const parts = Array.isArray(v['parts']) ? v['parts'].slice(0, 200) : []
-    out.parts = parts.flatMap((x: unknown) => (isObject(x) && typeof x['text'] === 'string'
-      ? [{ kind: x['kind'] === 'details' ? 'details' as const : 'button' as const, text: x['text'].slice(0, 100_000) }]
-      : []))
-  }
-  return out
 }
 
 function query(q: PageQuery): Record<string, unknown> {
