@@ -10,6 +10,7 @@
 
 import type { LibraryMergeOptions, ReplyChoice } from '../library.js'
 import { fieldRuns, readReference, type Reference, type ReferenceInput, type TextRun } from './compare-reference.js'
+import { simulate } from './compare-rendered-simulate.js'
 import { textDifference } from './compare-text.js'
 import type { Comparison, Difference } from './compare-types.js'
 import { commonPrefix, quote } from './compare-words.js'
@@ -94,6 +95,11 @@ export function compareRenderedText(reference: ReferenceInput, pageText: string,
   const label = 'content'
   let difference = textDifference(ref, { path: PATH, label, expected: side.text.text, got, runs, isArguments: false })
   if (difference.cause === 'other' && runs !== null) difference = withoutSpaces(ref, difference, runs, label) ?? difference
+  if (difference.cause === 'other' && contentRuns !== null) {
+    // the bug changed the Markdown's structure: render what that client had
+    const found = simulate(ref, contentRuns, got, (source) => normaliseWhitespace(render(side.method, source)).text)
+    if (found) difference = { ...difference, ...found }
+  }
   const referenceOffset = difference.offset === null ? null : sourceAt(side.text, difference.offset, choice.content.length)
   return { ...base, equal: false, differences: [difference], notCompared, referenceOffset }
 }

@@ -119,6 +119,18 @@ describe('compareRenderedText', () => {
     expect(backwards.notes.slice(0, 2)).toEqual(['Left out of the page\'s text: "Retry".', 'Not found in the page\'s text, so left in: "Thought for 3 s".'])
   })
 
+  it('a lost or doubled frame that changes the Markdown (half of a "**" pair): found by rendering what that client had', () => {
+    const split = fixture([new TextEncoder().encode(body(['Intro: ', 'here is **bo', 'ld** text.\n\n', '- item']))])
+    const dropped = compareRenderedText(split, 'Intro: ld** text.\nitem')
+    expect(dropped.differences.map((d) => [d.cause, d.frame, d.message])).toEqual([[
+      'dropped-frames', 2, 'The client dropped frame 2: its text ("here is **bo") is missing from the content.',
+    ]])
+    const doubled = compareRenderedText(split, 'Intro: here is bold text.\n\nld** text.\nitem')
+    expect(doubled.differences.map((d) => [d.cause, d.frame, d.message])).toEqual([[
+      'duplicated-frames', 3, 'The client applied frame 3 twice: its text "ld** text.\\n\\n" appears twice in the content.',
+    ]])
+  })
+
   it('never throws on the page\'s text', () => {
     expect(compareRenderedText(reference, 42 as unknown as string).equal).toBe(false)
     expect(compareRenderedText(reference, '').differences[0]!.cause).toBe('truncated')
