@@ -69,6 +69,58 @@ export interface PanelShell {
     load(): Promise<string | null>
     save(value: string): Promise<void>
   }
+  /** Optional: the page whose streams are captured, to compare what it shows with them (DevTools). */
+  inspectedPage?: InspectedPage
+}
+
+/**
+ * The element of the inspected page that shows a reply: found by a CSS selector (its last
+ * match, or match `index`), or, without one, the element whose text best matches `expected`
+ * (the reply's text as the page would show it).
+ */
+export interface PageQuery {
+  selector: string | null
+  index?: number | null
+  expected: string
+}
+
+/** What the page said of that element: text, numbers and a rectangle only (its code is untrusted). */
+export interface PageElement {
+  found: boolean
+  /** The selector used, or the one made for the element found by its text (null: none found). */
+  selector: string | null
+  /** Elements matching the selector. */
+  count: number
+  /** Which of them (the last: the newest reply). */
+  index: number
+  /** Length of its text (UTF-16 units). */
+  length: number
+  /** Length and hash of its text: tells whether it still changes. */
+  digest: string
+  rect: { x: number; y: number; width: number; height: number } | null
+  /** `read` only: its innerText, cut at 10 MB (`cut`). */
+  text?: string
+  cut?: boolean
+  /** `read` only: the <details> blocks and buttons inside it, outermost only, with their text (which `text` holds too), in page order. */
+  parts?: Array<{ kind: 'details' | 'button'; text: string }>
+}
+
+export type PickState = { state: 'picking' | 'none' | 'cancelled' } | { state: 'picked'; selector: string; index: number }
+
+/**
+ * The inspected page (DevTools only, devtools.inspectedWindow.eval: no permission). Every call
+ * resolves; a string is why it failed (the page navigated, the selector is not CSS, the eval
+ * threw).
+ */
+export interface InspectedPage {
+  origin(): Promise<string>
+  probe(query: PageQuery): Promise<PageElement | string>
+  read(query: PageQuery): Promise<PageElement | string>
+  /** Starts the picker: hovering outlines elements, a click chooses, Escape cancels. */
+  pickStart(): Promise<true | string>
+  /** What the picker chose, once (it forgets it then). */
+  pickPoll(): Promise<PickState | string>
+  pickCancel(): Promise<void>
 }
 
 /** What a host search bar asks (the names of chrome.devtools.panels onSearch). */

@@ -51,7 +51,7 @@ import { sortRows, START_ORDER, type RequestSort } from './store/sort.js'
 import type { FrameItem, HeldRecordings, Highlight, LiveState, Note, Recordings, RequestRow, SelectionState, SelectionView, StoreOptions } from './store/types.js'
 
 export type {
-  BrokenInfo, ExportSource, FrameItem, HeldRecordings, HeldSource, Highlight, LiveState, Note, ProviderReason, Recordings, RequestRow, RequestState,
+  BrokenInfo, ExportSource, FrameItem, HeldRecordings, HeldSource, Highlight, LiveState, Note, PageVerdict, ProviderReason, Recordings, RequestRow, RequestState,
   SearchView, SelectionState, SelectionView, StoreOptions,
 } from './store/types.js'
 export { applyEvent, type PanelEvent } from './store/events.js'

@@ -4,6 +4,7 @@
 
 export * from './library.js'
 export { compareReply, type CompareOptions } from './debug/compare.js'
+export { compareRenderedText, type RenderedCompareOptions, type RenderedComparison } from './debug/compare-rendered.js'
 export type { Comparison, Difference } from './debug/compare-types.js'
 export { COMPARE_CAUSES, type CompareCause } from './debug/compare-causes.js'
 export { diagnose, diagnoseMerger, type DiagnoseMergerOptions, type DiagnoseOptions } from './debug/diagnose.js'

@@ -4,6 +4,7 @@
 
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { usePanel } from '../context.js'
+import { pageCompareFor } from '../page-compare.js'
 import { listHeightFor, listWidthFor, MIN_LIST, MIN_LIST_HEIGHT, STACK_BELOW } from '../layout.js'
 import { Menu } from './Menu.js'
 import { Notes } from './Notes.js'
@@ -13,7 +14,9 @@ import { Splitter } from './Splitter.js'
 import { Toolbar } from './Toolbar.js'
 
 export function App() {
-  const { ui, store } = usePanel()
+  const { ui, store, shell } = usePanel()
+  // "Compare every stream with the page" watches the streams whether or not the compare pane is open
+  pageCompareFor(store, shell)
   const filterRef = useRef<HTMLInputElement>(null)
   const rootRef = useRef<HTMLDivElement>(null)
   const mainRef = useRef<HTMLDivElement>(null)

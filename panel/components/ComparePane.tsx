@@ -9,6 +9,7 @@ import type { Difference } from '../../src/debug/compare-types.js'
 import { showFrame, usePanel } from '../context.js'
 import { oneLine } from '../format.js'
 import type { ComparisonView } from '../store.js'
+import { PageCompareControls } from './PageCompareControls.js'
 import { VisibleText } from './VisibleText.js'
 
 /** Characters of context shown on each side of the first differing character. */
@@ -68,8 +69,9 @@ export function ComparePane() {
             </select>
           </label>
         )}
-        {mine && <button type="button" class="ds-link" onClick={() => store.apply({ type: 'compare-clear' })}>clear</button>}
+        {mine && <button type="button" class="ds-link" data-testid="compare-clear" onClick={() => store.apply({ type: 'compare-clear' })}>clear</button>}
       </div>
+      <PageCompareControls id={view.id} />
       {mine && <ComparisonResult comparison={mine} />}
     </details>
   )
@@ -91,6 +93,12 @@ function ComparisonResult({ comparison }: { comparison: ComparisonView }) {
           ? `Equal: ${comparison.label} matches the reply rebuilt here.`
           : `${result.differences.length} difference${result.differences.length === 1 ? '' : 's'} from ${comparison.label}.`}
       </div>
+      {comparison.page && (
+        <div class="ds-page-how" data-testid="compare-page-how" data-method={comparison.page.method}>
+          {comparison.page.method === 'markdown' ? `Compared with the reply's Markdown rendered to text (${comparison.page.renderer}), white space normalised.` : "Compared with the reply's raw text, white space normalised."}
+          {comparison.page.notes.map((n, i) => <div key={i}>{n}</div>)}
+        </div>
+      )}
       <ul class="ds-list ds-fields" data-testid="compare-fields">
         {comparison.fields.map((f) => (
           <li key={f.field} class={f.equal ? 'ok' : 'error'} data-testid="compare-field" data-field={f.field} data-equal={String(f.equal)}>
@@ -98,10 +106,10 @@ function ComparisonResult({ comparison }: { comparison: ComparisonView }) {
           </li>
         ))}
         {result.notCompared.length > 0 && (
-          <li class="info" data-testid="compare-not-compared">not compared (your result does not carry them): {result.notCompared.join(', ')}</li>
+          <li class="info" data-testid="compare-not-compared">not compared ({comparison.page ? "the page's text does not carry them" : 'your result does not carry them'}): {result.notCompared.join(', ')}</li>
         )}
       </ul>
-      {first && <FirstDifference d={first} onGo={go} />}
+      {first && <FirstDifference d={first} onGo={go} theirs={comparison.page ? 'the page' : 'your client'} />}
       {rest.length > 0 && (
         <ul class="ds-list" data-testid="compare-differences">
           {rest.slice(0, LISTED).map((d, i) => (
@@ -118,7 +126,7 @@ function ComparisonResult({ comparison }: { comparison: ComparisonView }) {
   )
 }
 
-function FirstDifference({ d, onGo }: { d: Difference; onGo: (frame: number | null) => void }) {
+function FirstDifference({ d, onGo, theirs }: { d: Difference; onGo: (frame: number | null) => void; theirs: string }) {
   return (
     <div class="ds-first-diff" data-testid="compare-first" data-field={d.field} data-cause={d.cause} data-frame={d.frame ?? undefined}>
       <div>
@@ -132,7 +140,7 @@ function FirstDifference({ d, onGo }: { d: Difference; onGo: (frame: number | nu
         <table class="ds-context">
           <tbody>
             <tr><th>expected</th><td><Context text={d.expected} at={d.offset} /></td></tr>
-            <tr><th>your client</th><td><Context text={d.got} at={d.offset} /></td></tr>
+            <tr><th>{theirs}</th><td><Context text={d.got} at={d.offset} /></td></tr>
           </tbody>
         </table>
       )}

@@ -49,6 +49,12 @@ export function RequestRowView({ row, firstStart, selected, onSelect, onMenu }: 
         <MiddleEllipsis class="ds-path" text={row.path} tail={20} />
         {row.pinned && <span class="ds-pinned" data-testid="request-pinned" title="Pinned: the memory budget keeps it" aria-label="pinned" role="img">📌</span>}
         {row.source === 'import' && <span class="ds-imported" data-testid="request-imported" title="Imported from a file dropped on the panel">imported</span>}
+        {row.page && (
+          <span class={`ds-page-verdict ${row.page.state}`} data-testid="request-page" data-state={row.page.state} data-cause={row.page.cause} title={row.page.message} role="img"
+            aria-label={row.page.state === 'equal' ? 'the page shows it right' : row.page.state === 'differs' ? `the page differs: ${row.page.cause}` : 'not shown by the page'}>
+            {row.page.state === 'equal' ? '✓' : row.page.state === 'differs' ? '✗' : 'not shown'}
+          </span>
+        )}
       </div>
       <div class="ds-request-meta">
         <span class="ds-badge" title={`Started ${formatClock(row.startedAt)}`} data-testid="request-start">{startCell(row.startedAt, firstStart)}</span>

@@ -7,9 +7,10 @@
 import { signal, type Signal } from '@preact/signals'
 import type { Reply } from '../../src/library.js'
 import { compareReply } from '../../src/debug/compare.js'
+import { compareRenderedText, type RenderedComparison } from '../../src/debug/compare-rendered.js'
 import type { Comparison } from '../../src/debug/compare-types.js'
 import { toFixture } from '../../src/exchange/fixture.js'
-import type { HeldSource } from './types.js'
+import type { HeldSource, PageVerdict } from './types.js'
 
 /** What the selected request is compared with. */
 export type CompareAgainst =
@@ -17,6 +18,8 @@ export type CompareAgainst =
   | { client: string; label?: string }
   /** Another captured or imported request: its reply. */
   | { request: string }
+  /** What the inspected page shows for the reply (its element's innerText), compared rendered or raw; `notes` say how it was read. */
+  | { page: string; label: string; notes?: string[]; leaveOut?: string[] }
 
 export interface ComparisonView {
   /** The request compared (the reference). */
@@ -32,6 +35,8 @@ export interface ComparisonView {
   fields: Array<{ field: string; equal: boolean }>
   /** Two captures: their frames side by side by seq, around the first difference (data, one line each). */
   aligned: AlignedFrame[] | null
+  /** Compared with the page's text: which way (rendered Markdown or raw), with what, and what else was found. */
+  page?: { method: 'markdown' | 'raw'; renderer: string | null; notes: string[] }
 }
 
 export interface AlignedFrame {
@@ -59,6 +64,13 @@ export class Comparisons {
     let label: string
     let otherId: string | null = null
     let otherReply: Reply | null = null
+    if ('page' in against) {
+      const result = comparePage(source, against.page, against.leaveOut ?? [])
+      const page = { method: result.method, renderer: result.renderer, notes: [...(against.notes ?? []), ...result.notes] }
+      const view: ComparisonView = { id, label: against.label, otherId: null, otherReply: null, result, fields: comparedFields(source.expected, result), aligned: null, page }
+      this.current.value = view
+      return view
+    }
     if ('request' in against) {
       const other = this.recordings.get(against.request)
       if (!other) return 'The other request is no longer recorded.'
@@ -133,4 +145,46 @@ function alignFrames(a: HeldSource, b: HeldSource, center: number): AlignedFrame
     out.push({ seq: from + i, a: ta, b: tb, same: ta === tb })
   }
   return out
+}
+
+/** Below this share of the reply's words in the page's element, the element shows another reply: the stream is not shown. */
+const SHOWN_SHARE = 0.5
+
+/** The verdict of a stream against the text the page shows (null: no element; `where` then says why, else which element). */
+export function pageVerdict(source: HeldSource, text: string | null, where: string, leaveOut: readonly string[] = []): PageVerdict {
+  if (text === null) return { state: 'not-shown', message: `Not shown: ${where}.` }
+  if (text.trim() === '') return { state: 'not-shown', message: `Not shown: ${where} is empty.` }
+  const result = comparePage(source, text, leaveOut)
+  const way = result.method === 'markdown' ? 'rendered as Markdown' : 'raw'
+  if (result.equal) return { state: 'equal', message: `The page shows this reply (${where}, compared ${way}).` }
+  if (wordShare(result.expected, result.got) < SHOWN_SHARE) return { state: 'not-shown', message: `Not shown: ${where} shows another text (a background request?).` }
+  const d = result.differences[0]!
+  return { state: 'differs', cause: d.cause, frame: d.frame, message: `${d.cause}: ${d.message} (${where}, compared ${way})` }
+}
+
+/** The share of the reference's words found in the page's text (each word counted as often as it comes). */
+function wordShare(expected: string, got: string): number {
+  const want = expected.split(' ').filter((w) => w !== '')
+  if (want.length === 0) return 1
+  const have = new Map<string, number>()
+  for (const w of got.split(' ')) have.set(w, (have.get(w) ?? 0) + 1)
+  let found = 0
+  for (const w of want) {
+    const n = have.get(w) ?? 0
+    if (n > 0) { have.set(w, n - 1); found++ }
+  }
+  return found / want.length
+}
+
+/**
+ * The page's text against the request's reply, without what the page marks as not the reply
+ * (its <details> blocks and buttons); when that differs and the whole text is equal, the whole
+ * text (a reply whose own text the page shows in such an element).
+ */
+function comparePage(source: HeldSource, text: string, leaveOut: readonly string[]): RenderedComparison {
+  const fixture = toFixture(source)
+  const without = compareRenderedText(fixture, text, { leaveOut })
+  if (without.equal || leaveOut.length === 0) return without
+  const whole = compareRenderedText(fixture, text)
+  return whole.equal ? { ...whole, notes: [...whole.notes, 'Compared the whole text: the <details> blocks and buttons in it are part of the reply.'] } : without
 }

@@ -6,7 +6,7 @@ import { batch } from '@preact/signals'
 import type { CaptureEvent, ForcedOptions } from '../../src/exchange/types.js'
 import type { LocalPanelStore } from '../store.js'
 import { readBody, type BodySource } from './body-reader.js'
-import type { CompareAgainst } from './comparison.js'
+import { pageVerdict, type CompareAgainst } from './comparison.js'
 
 /**
  * Everything a store applies: the shell's capture events, and `force` (read a request's
@@ -23,6 +23,8 @@ export type PanelEvent =
   /** Compare a request's reply with the user's client's result, or with another request's reply. */
   | { type: 'compare'; id: string; against: CompareAgainst }
   | { type: 'compare-clear' }
+  /** What the page shows for a finished stream (null: nothing), `where` in words, `leaveOut` the texts in it that are not the reply: the stream's row shows the verdict. */
+  | { type: 'page-verdict'; id: string; text: string | null; where: string; leaveOut?: string[] }
   /**
    * Search inside the selected request's frames (plain text or /regex/; '' ends the search),
    * and step to the next (1) or previous (-1) match. The hook for DevTools' own search bar
@@ -94,6 +96,11 @@ export function applyEvent(store: LocalPanelStore, event: PanelEvent): void {
     case 'compare-clear':
       comparisons.clear()
       return
+    case 'page-verdict': {
+      const source = recorder.get(event.id)
+      if (source) recorder.setPageVerdict(event.id, pageVerdict(source, event.text, event.where, event.leaveOut))
+      return
+    }
     case 'search':
       store.search.value = event.query
       return

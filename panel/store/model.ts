@@ -20,7 +20,7 @@ import { ReplyCache } from './replies.js'
 import type { ReadSync } from './file-body.js'
 import { LineEndings } from '../../src/debug/line-endings.js'
 import { FrameScan } from './search.js'
-import type { ProviderReason, RequestRow, RequestState } from './types.js'
+import type { ProviderReason, RequestRow, RequestState, PageVerdict } from './types.js'
 
 /** What a model and its caches need from the store around them. */
 export interface StoreEnv extends Clock {
@@ -59,6 +59,8 @@ export class RequestModel {
   cutByBudget = false
   /** Pinned by the user: the memory budget never releases it. */
   pinned = false
+  /** Its verdict against what the inspected page shows (null: not compared). */
+  pageVerdict: PageVerdict | null = null
   /** Its body is being read from a file by the store (body-reader.ts): the file's size. */
   reading: { total: number } | null = null
   /** Its chunks are slices of a file the store read, not a client's network reads (the debugger's rules on reads skip them). */
@@ -236,6 +238,7 @@ export class RequestModel {
       truncated: this.truncated,
       ...(this.cutByBudget ? { cutByBudget: true as const } : {}),
       pinned: this.pinned,
+      ...(this.pageVerdict !== null ? { page: this.pageVerdict } : {}),
       forced: this.forced,
       incomplete: null,
       partialFrame,

@@ -16,7 +16,7 @@ import type { BodySource } from './body-reader.js'
 import { fileBodyReader } from './file-body.js'
 import { RequestModel, type StoreEnv } from './model.js'
 import { costOf, formatBudget, mayGrow, releasedNote, toRelease, type Holding } from './memory.js'
-import type { HeldSource } from './types.js'
+import type { HeldSource, PageVerdict } from './types.js'
 
 export class Recorder {
   readonly models = new Map<string, RequestModel>()
@@ -113,6 +113,15 @@ export class Recorder {
     if (!m) return false
     if (m.pinned === on) return true
     m.pinned = on
+    this.touch(m)
+    return true
+  }
+
+  /** Sets the verdict of the stream against the page (shown on its row); false when there is no such request. */
+  setPageVerdict(id: string, verdict: PageVerdict): boolean {
+    const m = this.models.get(id)
+    if (!m) return false
+    m.pageVerdict = verdict
     this.touch(m)
     return true
   }

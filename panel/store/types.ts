@@ -3,6 +3,7 @@
 
 import type { Diagnostic, Frame, FrameKind, ProviderId, ProviderReason, Reply, StreamError, Transport } from '../../src/library.js'
 import type { Timing } from '../../src/debug/timing.js'
+import type { CompareCause } from '../../src/debug/compare-causes.js'
 import type { ForcedOptions } from '../../src/exchange/types.js'
 import type { FieldRef } from '../provenance.js'
 import type { CapturedRequest } from '../shell.js'
@@ -45,6 +46,8 @@ export interface RequestRow {
   cutByBudget?: true
   /** Pinned by the user: the memory budget never releases it (absent: not pinned). */
   pinned?: boolean
+  /** Its verdict against what the inspected page shows (absent: not compared). */
+  page?: PageVerdict
   forced: ForcedOptions
   /** Why the stream is incomplete (cut, cancelled, no terminal event), in words; null when it is whole or still running. */
   incomplete: string | null
@@ -262,4 +265,14 @@ export interface StoreOptions {
    * default; null keeps every body in memory.
    */
   readSync?: ReadSync | null
+}
+
+/** A stream's verdict against the page (the toggle "Compare every stream with the page"), shown on its row. */
+export interface PageVerdict {
+  state: 'equal' | 'differs' | 'not-shown'
+  /** differs: the first difference's cause. */
+  cause?: CompareCause
+  frame?: number | null
+  /** In words, for the row's tooltip. */
+  message: string
 }

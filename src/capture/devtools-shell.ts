@@ -7,6 +7,7 @@
 import browser from 'webextension-polyfill'
 import type { PanelShell, SearchAction } from '../../panel/shell.js'
 import { connectHubEvents, type HubEventsSource } from './hub-events.js'
+import { createInspectedPage } from './inspected-page.js'
 import { controlChannelName, sender, type HubToPanel } from './messages.js'
 
 type Theme = 'light' | 'dark'
@@ -58,6 +59,8 @@ export function createDevtoolsShell(): PanelShell {
     },
     redactionStore: redactionStore(),
     rulesStore: keptString(RULES_KEY),
+    // "Compare with the page": a fixed script through devtools.inspectedWindow.eval
+    inspectedPage: createInspectedPage(),
     onThemeChange(callback) {
       themeCallbacks.add(callback)
       installThemeWatch()

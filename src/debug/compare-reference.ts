@@ -106,8 +106,10 @@ function fromFixture(fixture: Fixture): Reference {
     at += length
   }
   const reply = merger.end()
-  // without recorded chunks the body is one piece: no read boundaries are known
-  return { reply, merger, provenance: merger.provenance(), reads: fixture.chunks.length > 0 ? reads : null, client: NO_EVIDENCE }
+  // without recorded chunks the body is one piece: no read boundaries are known; nor when no
+  // chunk has a time (a body captured whole once it ended, as DevTools hands it over)
+  const known = fixture.chunks.length > 0 && chunks.some((c) => c.t !== null)
+  return { reply, merger, provenance: merger.provenance(), reads: known ? reads : null, client: NO_EVIDENCE }
 }
 
 /** The runs of one field's expected text, in order, a frame's adjacent runs joined; null without provenance. */
