@@ -16,6 +16,8 @@ export interface Reference {
   provenance: Provenance[]
   /** Byte ranges [start, end) of the network reads, in order; null when the reads are unknown. */
   reads: Array<{ start: number; end: number }> | null
+  /** The reads are unknown because the body was captured whole once it ended (no chunk has a time). */
+  capturedWhole?: true
   /** Set by the comparison from the fields the client got right: what it evidently read. */
   client: ClientEvidence
 }
@@ -109,7 +111,10 @@ function fromFixture(fixture: Fixture): Reference {
   // without recorded chunks the body is one piece: no read boundaries are known; nor when no
   // chunk has a time (a body captured whole once it ended, as DevTools hands it over)
   const known = fixture.chunks.length > 0 && chunks.some((c) => c.t !== null)
-  return { reply, merger, provenance: merger.provenance(), reads: known ? reads : null, client: NO_EVIDENCE }
+  return {
+    reply, merger, provenance: merger.provenance(), reads: known ? reads : null, client: NO_EVIDENCE,
+    ...(!known && fixture.chunks.length > 0 ? { capturedWhole: true as const } : {}),
+  }
 }
 
 /** The runs of one field's expected text, in order, a frame's adjacent runs joined; null without provenance. */

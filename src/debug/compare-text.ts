@@ -152,6 +152,7 @@ function utf8Split(ref: Reference, field: TextField): Finding | null {
 
 /** What the capture knows of the reads around a character that reached the client damaged but was not split in the capture. */
 function captureReads(ref: Reference, frame: number | null, char: string): string {
+  if (ref.reads === null && ref.capturedWhole) return 'the capture holds the body whole, as DevTools hands it over once it ended (captured without Live), so where the reads were cut is not known'
   if (ref.reads === null) return 'the reference has no network reads, so where they were cut is not known'
   if (ref.reads.length === 1) return 'the capture holds the body as one read (captured without Live), so where the reads were cut is not known'
   const read = frame === null ? null : readOfCharacter(ref, frame, char)
