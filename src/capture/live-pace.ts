@@ -8,7 +8,12 @@
 // paid ten times its reading time (bench:live, Chromium 150: 50 MB read in 0.1–0.3 s without
 // Live, 1.7–8.7 s with it). Until streamResourceContent is called, Chrome still says each
 // read's length and time (Network.dataReceived without data) and keeps the bytes for the
-// call's `bufferedData`. So a response's reads are watched for LOOK_MS from its first:
+// call's `bufferedData`. So:
+// - a response whose first read is small (up to SMALL_FIRST_READ: a reply's first frames) is
+//   followed at once. Chrome keeps no body of a response read to its end through a reader
+//   that ends before it is followed (measured, Chromium 150: getResponseBody and DevTools'
+//   getContent both find none), so a short reply sent at once would be lost by waiting;
+// - otherwise its reads are watched for LOOK_MS from its first:
 // - no more than QUIET_BYTES by then (a reply's first frames), it is followed: the bytes so far
 //   arrive as `bufferedData`, cut back into the reads they came in, each with its time, and
 //   every later read as it comes;
@@ -21,6 +26,8 @@
 // over on completion back into them (a first frame shown LOOK_MS late is the price: the
 // times are the reads' own).
 
+/** A first read up to this size is followed at once. */
+export const SMALL_FIRST_READ = 16 * 1024
 /** How long a response's reads are watched, from its first, before it may be followed. */
 export const LOOK_MS = 30
 /** No more than this by LOOK_MS: followed then. */
@@ -45,7 +52,8 @@ export class PaceWatch {
   read(length: number, t: number): PaceVerdict {
     this.reads.push({ length, t })
     this.seen += length
-    return this.seen > BULK_BYTES ? 'bulk' : 'look'
+    if (this.seen > BULK_BYTES) return 'bulk'
+    return this.reads.length === 1 && length <= SMALL_FIRST_READ ? 'follow' : 'look'
   }
 
   /** `elapsed` ms after the first read (a timer, every LOOK_MS): follow it now, or look on. */

@@ -232,7 +232,8 @@ function onEvent(s: Session, sessionId: string | undefined, method: string, p: R
       if (t.phase !== 'watching' && t.phase !== 'pending') return
       const verdict = t.pace.read(Number(p['dataLength'] ?? 0), stamp(s, k, p))
       if (t.phase !== 'watching') return
-      if (verdict === 'bulk') leaveBulk(s, k, t)
+      if (verdict === 'follow') follow(s, k, t)
+      else if (verdict === 'bulk') leaveBulk(s, k, t)
       else if (t.look === null) lookAgain(s, k, t, LOOK_MS)
       return
     }

@@ -1,18 +1,24 @@
 // Whether Chrome's Live capture copies a response, from its first reads (src/capture/live-pace.ts).
 
 import { describe, expect, it } from 'vitest'
-import { BULK_BYTES, LONG_LOOK_MS, LOOK_MS, PaceWatch, QUIET_BYTES } from '../../src/capture/live-pace.js'
+import { BULK_BYTES, LONG_LOOK_MS, LOOK_MS, PaceWatch, QUIET_BYTES, SMALL_FIRST_READ } from '../../src/capture/live-pace.js'
 
 describe('PaceWatch', () => {
-  it('watches on while no more than BULK_BYTES came', () => {
+  it('follows at once a response whose first read is small (a reply\'s first frames)', () => {
+    expect(new PaceWatch().read(180, 0)).toBe('follow')
+    expect(new PaceWatch().read(SMALL_FIRST_READ, 0)).toBe('follow')
+  })
+
+  it('watches a response whose first read is larger while no more than BULK_BYTES came', () => {
     const w = new PaceWatch()
-    expect(w.read(180, 0)).toBe('look')
-    expect(w.read(BULK_BYTES - 180, 5)).toBe('look')
+    expect(w.read(SMALL_FIRST_READ + 1, 0)).toBe('look')
+    expect(w.read(BULK_BYTES - SMALL_FIRST_READ - 1, 5)).toBe('look')
   })
 
   it('follows a response at its first look when no more than QUIET_BYTES came', () => {
     const w = new PaceWatch()
-    w.read(QUIET_BYTES, 0)
+    w.read(QUIET_BYTES / 2, 0)
+    w.read(QUIET_BYTES / 2, 1)
     expect(w.look(LOOK_MS)).toBe('follow')
   })
 

@@ -43,6 +43,7 @@ describe('Live capture leaves the page as it was (Firefox)', () => {
         const r = rows.find(matches)!
         return { id: r.data['id']!, state: r.data['state']! }
       },
+      frames: async (url) => Number((await probe.read(`${ROWS}[data-url=${JSON.stringify(url)}] [data-testid=request-frames]`))[0]?.text),
       notes: async () => (await probe.read('[data-testid=note]')).map((n) => n.text),
       liveId: /^live:ff:/,
       seesServiceWorkerFetches: false,

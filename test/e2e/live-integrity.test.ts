@@ -36,6 +36,7 @@ describe('Live capture leaves the page as it was (Chromium)', () => {
         await panel.waitFor(test, { timeout: 20_000, message: `the row of ${url}, ${until}` })
         return panel.evaluate(`(() => { const r = ${rowFor(url)}; return { id: r.dataset.id, state: r.dataset.state } })()`)
       },
+      frames: (url) => panel.evaluate(`Number(${rowFor(url)}.querySelector('[data-testid=request-frames]').textContent)`),
       notes: () => panel.evaluate(`[...document.querySelectorAll('[data-testid=note]')].map((n) => n.textContent)`),
       liveId: /^live:/,
       seesServiceWorkerFetches: true,

@@ -28,6 +28,8 @@ export interface LiveBrowser {
   setLive(on: boolean): Promise<void>
   /** Waits for the row of `url` (null: it ended; 'live': while it still streams); its id and state. */
   row(url: string, until: 'ended' | 'live'): Promise<{ id: string; state: string }>
+  /** The frame count the row of `url` shows. */
+  frames(url: string): Promise<number>
   /** The panel's notes, as the user reads them. */
   notes(): Promise<string[]>
   /** How a live capture's row id starts in this browser. */
@@ -103,6 +105,8 @@ export function liveIntegritySpec(browser: () => LiveBrowser): void {
         return
       }
       expect(leftOut).toEqual([])
+      // whichever way it was captured, its body was: the row has its frames (the binary one is one broken frame)
+      expect(await b.frames(url)).toBeGreaterThan(0)
       if (c.atOnce && !b.copiesEverything) expect(row.id).toMatch(new RegExp(`${b.liveId.source}|^har-`))
       else expect(row.id).toMatch(b.liveId)
       expect(b.readToEndStates).toContain(row.state)
