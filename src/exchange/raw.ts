@@ -22,6 +22,8 @@ const FILE: Record<Transport, { extension: RawExport['extension']; mime: string 
   json: { extension: '.json', mime: 'application/json' },
   'data-stream': { extension: '.txt', mime: 'text/plain' }, // the AI SDK v4 sends it as text/plain
   eventstream: { extension: '.bin', mime: 'application/vnd.amazon.eventstream' },
+  // a WebSocket connection is no body: its messages export as a WebSocket fixture (src/exchange/websocket.ts)
+  websocket: { extension: '.json', mime: 'application/json' },
   unknown: { extension: '.txt', mime: 'text/plain' },
 }
 

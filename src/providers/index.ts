@@ -11,13 +11,16 @@ import { chatgptWeb } from './chatgpt-web.js'
 import { bedrock } from './bedrock.js'
 import { cohere } from './cohere.js'
 import { gemini } from './gemini.js'
+import { geminiLive } from './gemini-live.js'
 import { generic } from './generic.js'
 import { langgraph } from './langgraph.js'
 import { librechat } from './librechat.js'
 import { lobechat } from './lobechat.js'
 import { ollama } from './ollama.js'
 import { openaiChat } from './openai-chat.js'
+import { openaiRealtime } from './openai-realtime.js'
 import { openaiResponses } from './openai-responses.js'
+import { socketioChat } from './socketio-chat.js'
 
 /**
  * Every adapter by its id, most specific first: the first adapter that recognises a frame
@@ -30,8 +33,11 @@ const ADAPTERS = {
   langgraph, // its own event names (`messages`, `messages/partial`…); its messages may carry Anthropic content blocks
   librechat, // `event: message` frames told apart by their keys (final, created, event: on_*, sync, message, type+messageId)
   'chatgpt-web': chatgptWeb, // event names (delta_encoding, delta) and frame types no other format sends
+  'socketio-chat': socketioChat, // WebSocket: the Socket.IO event `chat-events` (Open WebUI), no other format's
   anthropic,
+  'openai-realtime': openaiRealtime, // WebSocket: Realtime events carry an event_id, which Responses' SSE events never do
   'openai-responses': openaiResponses,
+  'gemini-live': geminiLive, // WebSocket: serverContent / toolCall / setupComplete, never in a generateContent chunk
   gemini,
   ollama,
   'ai-sdk': aiSdk,
