@@ -130,7 +130,7 @@ export class MessageReader {
     const ack = at > ackStart ? text.slice(ackStart, at) : null
     const where = namespace === '/' ? '' : ` on ${namespace}`
     this.attachments += attachments
-    const more = attachments > 0 ? `; ${attachments} binary attachment${attachments === 1 ? '' : 's'} follow` : ''
+    const more = attachments > 0 ? `; ${attachments} binary attachment${attachments === 1 ? ' follows' : 's follow'}` : ''
     switch (type) {
       case '0': return withJson({ ...base, kind: 'control', note: `Socket.IO connect${where}` }, text.slice(at), at)
       case '1': return { ...base, kind: 'control', note: `Socket.IO disconnect${where}` }
@@ -209,7 +209,9 @@ function withJson(piece: WsPiece, json: string, at: number): WsPiece {
   const parsed = parseJson(json)
   if (parsed.ok) return { ...piece, json: parsed.value }
   const position = at + parsed.error.position
-  return { ...piece, kind: 'invalid', error: { message: `${parsed.error.message} (at position ${position} of the message)`, position } }
+  // the parser's position counts from the JSON's start: after a packet prefix, say where that is in the message
+  const where = at === 0 ? '' : ` (the JSON starts at position ${at}: position ${position} of the message)`
+  return { ...piece, kind: 'invalid', error: { message: parsed.error.message + where, position } }
 }
 
 function hex(bytes: Uint8Array): string {
