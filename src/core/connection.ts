@@ -49,6 +49,8 @@ export interface Connection {
   /** The connection closed (or the capture ended): open turns are cut. */
   close(info?: Partial<ConnectionClose>): void
   readonly closed: ConnectionClose | null
+  /** The provider is chosen: no received frame is held unrouted any more. */
+  readonly decided: boolean
   readonly frameCount: number
   readonly messageCount: number
   frame(seq: number): WsFrame
@@ -93,6 +95,7 @@ class WsConnection implements Connection {
   }
 
   get frameCount(): number { return this.all.length }
+  get decided(): boolean { return this.adapter !== null }
   get messageCount(): number { return this.messages }
 
   push(message: WsMessage): WsFrame[] {
