@@ -12,6 +12,7 @@ import { headerValue } from '../exchange/shared.js'
 import { listedReason, sniffBody } from '../exchange/sniff.js'
 import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js'
 import { LiveLedger } from './dedupe.js'
+import { HubSockets } from './hub-websocket.js'
 import { ReplayBuffer } from './replay-buffer.js'
 import {
   LIVE_PORT_NAME,
@@ -94,7 +95,10 @@ export function startHub(): void {
   let harCounter = 0
   const ledger = new LiveLedger<HarRequest>()
 
+  const sockets = new HubSockets(emit)
+
   const onFinished = (entry: HarRequest): void => {
+    if (sockets.onHarEntry(entry as unknown as Record<string, unknown>)) return
     const contentType = headerValue(entry.response.headers, 'content-type') ?? (entry.response.content.mimeType || null)
     if (!mayBeStream(contentType, entry._resourceType ?? null)) return
     if (liveWanted || ledger.openIds().length > 0) {
@@ -182,6 +186,7 @@ export function startHub(): void {
   }
 
   const abandonOpen = (reason: string): void => {
+    sockets.abandon(reason)
     for (const id of ledger.openIds()) {
       const held = ledger.abandon(id)
       emit({ type: 'cancelled', id, t: Date.now(), reason })
@@ -227,6 +232,7 @@ export function startHub(): void {
   }
 
   const onCaptured = (msg: LiveCaptureMessage): void => {
+    if (sockets.onCaptured(msg)) return
     switch (msg.type) {
       case 'live-request': {
         const r = msg.request

@@ -37,7 +37,7 @@ export interface Turn {
 }
 
 export interface ConnectionClose {
-  /** The close code; null when the connection ended without a close frame (1006 in the browser). */
+  /** The close code; null when the connection ended without a close frame (1006 in the browser), or when the code is not known (then `reason` says so). */
   code: number | null
   reason: string
   time: number | null
@@ -188,7 +188,11 @@ class WsConnection implements Connection {
     if (this.closed) return
     this.closed = { code: info.code ?? null, reason: info.reason ?? '', time: info.time ?? null }
     if (this.adapter === null && this.pending.length > 0) this.decideFallback()
-    const how = this.closed.code === null ? 'ended without a close frame' : `closed (code ${this.closed.code}${this.closed.reason === '' ? '' : `, ${JSON.stringify(this.closed.reason.slice(0, 120))}`})`
+    const reason = this.closed.reason.slice(0, 120)
+    // a code null with a reason: closed, the code unknown (DevTools does not report it)
+    const how = this.closed.code === null
+      ? (reason === '' ? 'ended without a close frame' : `closed (${reason})`)
+      : `closed (code ${this.closed.code}${reason === '' ? '' : `, ${JSON.stringify(reason)}`})`
     for (const turn of this.records) {
       if (turn.state !== 'live') continue
       const last = turn.frames.at(-1) ?? this.all.length - 1

@@ -34,7 +34,8 @@ export class TurnStreams {
   /** Turns done by their last event, whose row finishes once a later frame goes elsewhere (usage may follow the end). */
   private readonly ending = new Map<number, number | null>()
 
-  constructor(private readonly options: TurnStreamOptions) {
+  /** The rows' request fields: headers learnt after the start (a live handshake) are set here before a turn is announced. */
+  constructor(readonly options: TurnStreamOptions) {
     this.connection = createConnection({ url: options.url, ...(options.provider ? { provider: options.provider } : {}) })
   }
 
@@ -109,6 +110,8 @@ export class TurnStreams {
       this.held = []
     }
     out.push({ type: 'chunk', id: this.rowId(turn), data: event(f), t: f.time })
+    // a frame that joins a turn after its end (usage, an error) moves the row's end
+    if (this.ending.has(turn)) this.ending.set(turn, f.time)
   }
 
   /** The latest turn whose row is still open (streaming, or done and not yet finished). */
@@ -165,9 +168,10 @@ function oneLine(s: string): string {
 }
 
 function closedReason(c: ConnectionClose): string {
-  return c.code === null
-    ? `the WebSocket connection ended without a close frame${c.reason === '' ? '' : ` (${c.reason})`} before this turn's end`
-    : `the WebSocket connection closed (code ${c.code}${c.reason === '' ? '' : `, ${c.reason}`}) before this turn's end`
+  const how = c.code === null
+    ? (c.reason === '' ? 'ended without a close frame' : `closed (${c.reason})`)
+    : `closed (code ${c.code}${c.reason === '' ? '' : `, ${c.reason}`})`
+  return `the WebSocket connection ${how} before this turn's end`
 }
 
 /** A capture's turns as Recordings (an import: the HAR's, a WebSocket fixture's), each with its chunks and times. */
