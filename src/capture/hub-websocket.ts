@@ -16,6 +16,21 @@ interface Followed {
   url: string
 }
 
+/**
+ * What a panel without Live sees of WebSockets: nothing. Measured (test/e2e/websocket.test.ts,
+ * Chromium with dist/chrome): devtools.network hands over no WebSocket entry, neither to
+ * onRequestFinished nor in getHAR(), although DevTools' own Network panel has the messages and
+ * its Export HAR keeps them. Firefox has no extension API that reads WebSocket messages
+ * (webRequest sees the handshake only; Live there filters HTTP responses). Said once, in the
+ * panel, with what would show them; null where Live shows them.
+ */
+export function webSocketsUnseen(where: 'chrome' | 'chrome-live-off' | 'firefox'): string {
+  const har = 'or save a HAR from DevTools\' Network panel (Export HAR keeps the messages) and drop it on this panel'
+  if (where === 'firefox') return `WebSockets: Firefox gives extensions no way to read WebSocket messages, so Deltascope lists none here. Firefox's Network panel shows them (select the socket, Response); for their turns, open the page in Chrome with Deltascope's Live, ${har}.`
+  if (where === 'chrome') return `WebSockets: Chrome hands extensions no WebSocket messages without the debugger, so this build lists none. Deltascope's Live build (chrome-live) shows each turn as it arrives, ${har}.`
+  return 'WebSocket messages are seen with Live on only: Chrome hands extensions none otherwise.'
+}
+
 export class HubSockets {
   private readonly open = new Map<string, Followed>()
   /** CDP requestIds of sockets followed live: DevTools' finished entry for them is not listed again. */

@@ -12,7 +12,7 @@ import { headerValue } from '../exchange/shared.js'
 import { listedReason, sniffBody } from '../exchange/sniff.js'
 import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js'
 import { LiveLedger } from './dedupe.js'
-import { HubSockets } from './hub-websocket.js'
+import { HubSockets, webSocketsUnseen } from './hub-websocket.js'
 import { ReplayBuffer } from './replay-buffer.js'
 import {
   LIVE_PORT_NAME,
@@ -96,6 +96,11 @@ export function startHub(): void {
   const ledger = new LiveLedger<HarRequest>()
 
   const sockets = new HubSockets(emit)
+  // where the browser gives no WebSocket messages at all, the panel says so once
+  const manifest = browser.runtime.getManifest()
+  const permissions = [...(manifest.permissions ?? []), ...(manifest.optional_permissions ?? [])] as string[]
+  if (permissions.includes('webRequestFilterResponse')) emit({ type: 'note', level: 'info', message: webSocketsUnseen('firefox') })
+  else if (!permissions.includes('debugger')) emit({ type: 'note', level: 'info', message: webSocketsUnseen('chrome') })
 
   const onFinished = (entry: HarRequest): void => {
     if (sockets.onHarEntry(entry as unknown as Record<string, unknown>)) return
@@ -295,7 +300,7 @@ export function startHub(): void {
             level: 'info',
             message: msg.enabled
               ? 'Live capture on: streaming responses are shown as their bytes arrive.'
-              : 'Live capture off: requests are captured when they finish.',
+              : `Live capture off: requests are captured when they finish. ${webSocketsUnseen('chrome-live-off')}`,
           })
         }
         return
