@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseWsFixture } from '../../src/exchange/index.js'
 import type { Reply } from '../../src/index.js'
 import { CHROME_DIST, ROOT, ensureExtensionBuilt, launchWithExtension, type ExtensionBrowser, type PanelHandle } from '../support/browser.js'
-import { acceptWebSocket } from '../support/ws-server.js'
+import { acceptWebSocket } from '../../demo/ws-server.js'
 import { webSocketsUnseen } from '../../src/capture/hub-websocket.js'
 
 const fixture = (name: string) => parseWsFixture(readFileSync(join(ROOT, 'test/ws-fixtures', name), 'utf8'))

@@ -1,6 +1,7 @@
-// A minimal RFC 6455 server for tests (text and binary messages, server frames unmasked, client
-// frames unmasked here; no extensions, no fragmentation on send): enough to play a recorded
-// connection to a real browser. Attach it to a node:http server's `upgrade` event.
+// A minimal RFC 6455 server, for the demo's WebSocket endpoints and the tests: text and binary
+// messages, server frames unmasked, client frames unmasked here; no extensions, no
+// fragmentation on send. Enough to play a recorded connection to a real browser. Attach it to
+// a node:http server's `upgrade` event.
 
 import { createHash } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
