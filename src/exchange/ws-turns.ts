@@ -157,7 +157,7 @@ function event(f: WsFrame): string {
 function comment(f: WsFrame): string {
   const what = [
     f.direction === 'send' ? 'sent' : 'received',
-    f.kind === 'binary' ? `binary, ${f.size} bytes` : f.kind === 'invalid' ? `not read: ${f.error!.message}` : null,
+    f.kind === 'binary' ? `binary, ${f.size} bytes` : f.kind === 'invalid' ? `not read: ${f.error!.message}` : f.kind === 'text' ? 'text, not JSON' : null,
     f.note,
   ].filter((x) => x !== null).join(', ')
   return `: [${what}]\n` + f.raw.split(/\r\n|\r|\n/).map((l) => `: ${l}\n`).join('') + '\n'

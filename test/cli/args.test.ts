@@ -99,7 +99,7 @@ describe('parseCliArgs', () => {
     expect(message(['merge', 'x', '-p'])).toBe('option --provider needs a value')
     expect(message(['merge', 'x', '--json=yes'])).toBe('option --json takes no value')
     expect(message(['merge', 'x', '--provider', 'claude'])).toBe(
-      '--provider must be one of ai-sdk-v4, bedrock, lobechat, langgraph, librechat, chatgpt-web, anthropic, openai-responses, gemini, ollama, ai-sdk, cohere, ag-ui, openai-chat, generic (got "claude")')
+      '--provider must be one of ai-sdk-v4, bedrock, lobechat, langgraph, librechat, chatgpt-web, socketio-chat, anthropic, openai-realtime, openai-responses, gemini-live, gemini, ollama, ai-sdk, cohere, ag-ui, openai-chat, generic (got "claude")')
     expect(message(['merge', 'x', '--transport', 'unknown'])).toBe('--transport must be one of sse, ndjson, json, data-stream, eventstream (got "unknown")')
     for (const n of ['0', '-1', '1.5', 'two', '']) {
       expect(message(['merge', 'x', `--entry=${n}`])).toBe(`--entry must be a whole number from 1 (the first streaming entry of a HAR; got ${JSON.stringify(n)})`)

@@ -224,7 +224,7 @@ describe.concurrent('usage errors and unreadable files: exit 2, one line on stde
     [['merge'], 'deltascope: merge: missing FILE (a path, or - for stdin); see deltascope --help\n'],
     [[], 'deltascope: missing command (merge, frames, check, diagnose, timing, stress or serve); see deltascope --help\n'],
     [['cat', 'x'], 'deltascope: unknown command "cat" (merge, frames, check, diagnose, timing, stress or serve); see deltascope --help\n'],
-    [['merge', '-p', 'claude', 'x'], 'deltascope: --provider must be one of ai-sdk-v4, bedrock, lobechat, langgraph, librechat, chatgpt-web, anthropic, openai-responses, gemini, ollama, ai-sdk, cohere, ag-ui, openai-chat, generic (got "claude"); see deltascope --help\n'],
+    [['merge', '-p', 'claude', 'x'], 'deltascope: --provider must be one of ai-sdk-v4, bedrock, lobechat, langgraph, librechat, chatgpt-web, socketio-chat, anthropic, openai-realtime, openai-responses, gemini-live, gemini, ollama, ai-sdk, cohere, ag-ui, openai-chat, generic (got "claude"); see deltascope --help\n'],
   ])('%j', async (args, stderr) => {
     expect(await runCli(args)).toEqual({ code: 2, stdout: '', stderr })
   })
