@@ -148,7 +148,9 @@ class WsConnection implements Connection {
     frame.turn = turn.index
     turn.frames.push(frame.seq)
     turn.router.frame(parsed)
-    if (mark.end === true && turn.state === 'live') {
+    // an adapter that names no turns (rules, the fallback) ends one at its terminal marker
+    const ended = mark.end === true || (this.adapter!.turn === undefined && turn.router.accumulator.ended)
+    if (ended && turn.state === 'live') {
       turn.router.end(frame.seq)
       turn.state = 'done'
     }
@@ -157,6 +159,7 @@ class WsConnection implements Connection {
   /** The adapter's mark; one whose turn() throws puts the frame in the latest turn, with the failure said. */
   private markOf(parsed: ParsedFrame): TurnMark | null {
     const adapter = this.adapter!
+    // without turn(), one turn at a time: each ends at its terminal marker (route)
     if (adapter.turn === undefined) return { key: null }
     try {
       return adapter.turn(parsed)

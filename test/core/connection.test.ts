@@ -121,3 +121,16 @@ describe('turns without ids, held frames, unknown streams', () => {
     expect(hinted.providerChoice()).toEqual({ id: 'openai-realtime', reason: 'url' })
   })
 })
+
+describe('rules read WebSocket frames too', () => {
+  it('a SignalR chat read with rules: the invocation\'s target is the event, its argument the frame; a turn ends at the rules\' done', () => {
+    const c = createConnection({ rules: { version: 1, mode: 'append', events: ['ReceiveToken'], text: 'token', done: { path: 'final', equals: true } } })
+    c.push({ direction: 'send', opcode: 1, data: '{"protocol":"json","version":1}\x1e', time: null })
+    c.push(rx('{}\x1e'))
+    c.push(rx('{"type":1,"target":"ReceiveToken","arguments":[{"token":"Hel"}]}\x1e{"type":1,"target":"ReceiveToken","arguments":[{"token":"lo"}]}\x1e'))
+    c.push(rx('{"type":1,"target":"Typing","arguments":[{"user":"bot"}]}\x1e{"type":1,"target":"ReceiveToken","arguments":[{"token":"!","final":true}]}\x1e'))
+    expect(c.providerChoice()).toEqual({ id: 'rules', reason: 'forced' })
+    c.push(rx('{"type":1,"target":"ReceiveToken","arguments":[{"token":"Bye"}]}\x1e'))
+    expect(c.turns().map((t) => [t.state, t.reply.done, t.reply.choices[0]!.content])).toEqual([['done', true, 'Hello!'], ['live', false, 'Bye']])
+  })
+})
