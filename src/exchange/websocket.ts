@@ -37,7 +37,7 @@ export interface ExpectedTurn {
 export interface WsFixture {
   format: typeof WS_FIXTURE_FORMAT
   version: 1
-  meta: { exportedAt: string; tool: 'deltascope'; note?: string }
+  meta: { exportedAt: string; tool: 'deltascope'; note?: string; redactions?: Array<{ where: string; name: string }> }
   url: string
   startedAt: number
   request: { headers: Header[] }
@@ -57,12 +57,12 @@ export function replayTurns(capture: WsCapture): Turn[] {
   return connection.turns()
 }
 
-export function toWsFixture(capture: WsCapture, options: { exportedAt?: string; note?: string } = {}): WsFixture {
+export function toWsFixture(capture: WsCapture, options: { exportedAt?: string; note?: string; redactions?: Array<{ where: string; name: string }> } = {}): WsFixture {
   const at = (t: number | null): number | null => t === null ? null : Math.round((t - capture.startedAt) * 1000) / 1000
   const fixture: WsFixture = {
     format: WS_FIXTURE_FORMAT,
     version: 1,
-    meta: { exportedAt: options.exportedAt ?? new Date().toISOString(), tool: 'deltascope', ...(options.note ? { note: options.note } : {}) },
+    meta: { exportedAt: options.exportedAt ?? new Date().toISOString(), tool: 'deltascope', ...(options.note ? { note: options.note } : {}), ...(options.redactions?.length ? { redactions: options.redactions } : {}) },
     url: capture.url,
     startedAt: capture.startedAt,
     request: { headers: capture.requestHeaders },

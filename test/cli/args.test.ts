@@ -89,8 +89,8 @@ describe('parseCliArgs', () => {
       const r = parseCliArgs(argv)
       return r.ok ? null : r.message
     }
-    expect(message([])).toBe('missing command (merge, frames, check, diagnose, timing, stress or serve)')
-    expect(message(['show', 'x'])).toBe('unknown command "show" (merge, frames, check, diagnose, timing, stress or serve)')
+    expect(message([])).toBe('missing command (merge, frames, check, diagnose, timing, stress, serve or ws-fixture)')
+    expect(message(['show', 'x'])).toBe('unknown command "show" (merge, frames, check, diagnose, timing, stress, serve or ws-fixture)')
     expect(message(['merge'])).toBe('merge: missing FILE (a path, or - for stdin)')
     expect(message(['frames', 'a', 'b'])).toBe('frames: one FILE only, got also "b"')
     expect(message(['merge', '--bogus', 'x'])).toBe('unknown option --bogus')
