@@ -300,7 +300,8 @@ export function startHub(): void {
             level: 'info',
             message: msg.enabled
               ? 'Live capture on: streaming responses are shown as their bytes arrive.'
-              : `Live capture off: requests are captured when they finish. ${webSocketsUnseen('chrome-live-off')}`,
+              // Chrome's Live sees WebSockets, Firefox's does not (said once at the start)
+              : `Live capture off: requests are captured when they finish.${permissions.includes('debugger') ? ` ${webSocketsUnseen('chrome-live-off')}` : ''}`,
           })
         }
         return
