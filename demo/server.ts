@@ -3,6 +3,7 @@
 //
 //   npm run demo            (PORT=8787 by default)
 //   POST /v1/chat/completions?fixture=<name>&broken=1&cut=1&pace=25&seed=7
+//   WebSockets (websocket.ts): ws://…/ws/realtime, ws://…/ws/live, Socket.IO at /socket.io/
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -10,6 +11,7 @@ import { extname, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { ENDPOINTS, loadScenario } from './scenarios.js'
+import { attachWebSockets } from './websocket.js'
 import { mangle, networkChunks } from './wire.js'
 
 export interface DemoServer {
@@ -34,6 +36,7 @@ export async function startDemoServer(options: DemoOptions = {}): Promise<DemoSe
       res.end(`demo server error: ${(e as Error).message}`)
     })
   })
+  attachWebSockets(server)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, host, () => resolve())

@@ -14,6 +14,8 @@ export {
 } from './core/index.js'
 export type * from './core/types.js'
 export type { Merger } from './core/index.js'
+export type { Connection, ConnectionClose, ConnectionOptions, Turn, TurnState, WsDirection, WsFrame, WsFrameKind, WsMessage, WsProtocol } from './core/index.js'
+export { HEX_SHOWN } from './core/index.js'
 export { defaultRegistry, isKnownProviderId, PROVIDER_IDS, type KnownProviderId } from './providers/index.js'
 
 export {
@@ -43,8 +45,17 @@ export function merge(input: string | Uint8Array, options: LibraryMergeOptions =
   return core.merge(registry, input, coreOptions)
 }
 
+/**
+ * A WebSocket connection read message by message (`push`, then `close`): its frames, and its
+ * turns each with its Reply (docs/architecture.md#websocket). Throws RulesError for bad `rules`.
+ */
+export function createConnection(options: core.ConnectionOptions & { registry?: ProviderRegistry; rules?: Rules } = {}): core.Connection {
+  const [registry, coreOptions] = resolve(options)
+  return core.createConnection(registry, coreOptions)
+}
+
 /** Rules are an adapter of their own, forced: the core sees a provider like any other. */
-function resolve(options: LibraryMergeOptions): [ProviderRegistry, MergeOptions] {
+function resolve<T extends { registry?: ProviderRegistry; rules?: Rules; provider?: string }>(options: T): [ProviderRegistry, T] {
   if (options.rules === undefined) return [options.registry ?? defaultRegistry, options]
   const registry = core.createProviderRegistry([createRulesAdapter(options.rules)], generic)
   return [registry, { ...options, provider: RULES_PROVIDER_ID }]

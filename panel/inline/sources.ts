@@ -18,7 +18,7 @@ export type FeedStream = Recording & { body?: BodySource }
 export interface SourceResult {
   streams: FeedStream[]
   warnings: string[]
-  kind: 'har' | 'fixture' | 'stream' | 'error'
+  kind: 'har' | 'fixture' | 'stream' | 'websocket' | 'error'
 }
 
 let loads = 0

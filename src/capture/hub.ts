@@ -14,6 +14,7 @@ import { headerValue } from '../exchange/shared.js'
 import { listedReason, sniffBody } from '../exchange/sniff.js'
 import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js'
 import { LiveLedger } from './dedupe.js'
+import { HubSockets, webSocketsUnseen } from './hub-websocket.js'
 import { ReplayBuffer } from './replay-buffer.js'
 import {
   LIVE_PORT_NAME,
@@ -101,7 +102,15 @@ export function startHub(): void {
   const readsOf = new Map<string, Read[]>()
   const ledger = new LiveLedger<HarRequest>()
 
+  const sockets = new HubSockets(emit)
+  // where the browser gives no WebSocket messages at all, the panel says so once
+  const manifest = browser.runtime.getManifest()
+  const permissions = [...(manifest.permissions ?? []), ...(manifest.optional_permissions ?? [])] as string[]
+  if (permissions.includes('webRequestFilterResponse')) emit({ type: 'note', level: 'info', message: webSocketsUnseen('firefox') })
+  else if (!permissions.includes('debugger')) emit({ type: 'note', level: 'info', message: webSocketsUnseen('chrome') })
+
   const onFinished = (entry: HarRequest): void => {
+    if (sockets.onHarEntry(entry as unknown as Record<string, unknown>)) return
     const contentType = headerValue(entry.response.headers, 'content-type') ?? (entry.response.content.mimeType || null)
     if (!mayBeStream(contentType, entry._resourceType ?? null)) return
     if (liveWanted || ledger.openIds().length > 0) {
@@ -207,6 +216,7 @@ export function startHub(): void {
   }
 
   const abandonOpen = (reason: string): void => {
+    sockets.abandon(reason)
     for (const id of ledger.openIds()) {
       const held = ledger.abandon(id)
       emit({ type: 'cancelled', id, t: Date.now(), reason })
@@ -252,6 +262,7 @@ export function startHub(): void {
   }
 
   const onCaptured = (msg: LiveCaptureMessage): void => {
+    if (sockets.onCaptured(msg)) return
     switch (msg.type) {
       case 'live-request': {
         const r = msg.request
@@ -318,7 +329,8 @@ export function startHub(): void {
             level: 'info',
             message: msg.enabled
               ? 'Live capture on: streaming responses are shown as their bytes arrive.'
-              : 'Live capture off: requests are captured when they finish.',
+              // Chrome's Live sees WebSockets, Firefox's does not (said once at the start)
+              : `Live capture off: requests are captured when they finish.${permissions.includes('debugger') ? ` ${webSocketsUnseen('chrome-live-off')}` : ''}`,
           })
         }
         return

@@ -46,31 +46,42 @@ export class LiveOutbox {
   }
 
   /** A request's start, end or failure: always sent (a shed request still ends). */
-  push(message: Exclude<LiveCaptureMessage, { type: 'live-chunk' | 'live-shed' }>): void {
-    if (message.type === 'live-finished' || message.type === 'live-failed') {
+  push(message: Exclude<LiveCaptureMessage, { type: 'live-chunk' | 'live-shed' | 'live-ws-frame' }>): void {
+    if (message.type === 'live-finished' || message.type === 'live-failed' || message.type === 'live-ws-closed') {
       this.shed.delete(message.id)
       this.copied.delete(message.id)
     }
     this.enqueue(message)
   }
 
+  /** A WebSocket message: copied unless Deltascope is shedding its socket, its bytes counted as a read's are. */
+  pushFrame(message: Extract<LiveCaptureMessage, { type: 'live-ws-frame' }>): void {
+    const bytes = typeof message.data === 'string' ? message.data.length * 2 : message.data.byteLength
+    if (this.admit(message.id, bytes, message.t, 'socket\'s messages')) this.enqueue(message)
+  }
+
   /** A read of a followed request: copied unless Deltascope is shedding it. */
   pushChunk(id: string, data: Uint8Array, t: number): void {
-    if (this.shed.has(id)) return
-    if (this.unacked + this.queuedBytes + data.byteLength > MAX_UNACKED_BYTES) {
+    if (this.admit(id, data.byteLength, t, 'body')) this.enqueue({ type: 'live-chunk', id, data, t })
+  }
+
+  /** Whether `bytes` more of `id` may be queued; past the budget the request is shed, once, with the reason. */
+  private admit(id: string, bytes: number, t: number, what: string): boolean {
+    if (this.shed.has(id)) return false
+    if (this.unacked + this.queuedBytes + bytes > MAX_UNACKED_BYTES) {
       this.shed.add(id)
-      const bytes = this.copied.get(id) ?? 0
+      const copied = this.copied.get(id) ?? 0
       this.enqueue({
         type: 'live-shed',
         id,
         t,
-        reason: `Deltascope stopped copying this body after ${formatBytes(bytes)}: its panel had not yet taken the ${formatBytes(this.unacked + this.queuedBytes)} before it. The page received every byte; the capture is incomplete`,
+        reason: `Deltascope stopped copying this ${what} after ${formatBytes(copied)}: its panel had not yet taken the ${formatBytes(this.unacked + this.queuedBytes)} before it. The page received every byte; the capture is incomplete`,
       })
-      return
+      return false
     }
-    this.copied.set(id, (this.copied.get(id) ?? 0) + data.byteLength)
-    this.queuedBytes += data.byteLength
-    this.enqueue({ type: 'live-chunk', id, data, t })
+    this.copied.set(id, (this.copied.get(id) ?? 0) + bytes)
+    this.queuedBytes += bytes
+    return true
   }
 
   /** Posts what is queued now (live capture stopping). */

@@ -11,6 +11,9 @@
 // out-of-process iframes and service workers come through Target.setAutoAttach (flatten), each
 // session resumed with Runtime.runIfWaitingForDebugger (watchChild).
 //
+// WebSockets (Network.webSocket*, of the tab and of every attached target) are followed by
+// live-websocket.ts: each message with its time, split into turns by the hub.
+//
 // Responses that do not declare a stream type but may be one (a fetch answered text/plain, as
 // chat backends often do) are streamed too, held back until their first lines decide
 // (live-decide.ts); if they are not a stream they are dropped and never announced.
@@ -23,6 +26,7 @@ import { LiveOutbox } from './live-outbox.js'
 import { headerValue } from '../exchange/shared.js'
 import { HeadSniffer, liveDecision } from './live-decide.js'
 import { LOOK_MS, PaceWatch } from './live-pace.js'
+import { onWebSocketEvent } from './live-websocket.js'
 
 const PROTOCOL_VERSION = '1.3'
 /** Requests remembered between requestWillBeSent and their response (some never get one). */
@@ -74,6 +78,8 @@ interface Session {
   tracked: Map<string, Tracked>
   /** The CDP failures already said in the panel (reportFailure). */
   failures: Set<string>
+  /** WebSockets followed (live-websocket.ts). */
+  sockets: Map<string, { id: string; clockOffset: number }>
 }
 
 const sessions = new Map<number, Session>()
@@ -139,7 +145,7 @@ export async function handleHubMessage(msg: HubToWorker, post: (m: WorkerToHub) 
       return
     }
     const channel = new BroadcastChannel(liveChannelName(msg.tabId))
-    const session: Session = { tabId: msg.tabId, post, outbox: new LiveOutbox(channel), channel, sent: new Map(), tracked: new Map(), failures: new Set() }
+    const session: Session = { tabId: msg.tabId, post, outbox: new LiveOutbox(channel), channel, sent: new Map(), tracked: new Map(), failures: new Set(), sockets: new Map() }
     sessions.set(msg.tabId, session)
     try {
       await chrome.debugger.attach({ tabId: msg.tabId }, PROTOCOL_VERSION)
@@ -175,6 +181,7 @@ function close(s: Session): void {
 }
 
 function onEvent(s: Session, sessionId: string | undefined, method: string, p: Record<string, unknown>): void {
+  if (onWebSocketEvent(s, sessionId, method, p, toHeaders, fromBase64)) return
   const target: Debuggee = sessionId ? { tabId: s.tabId, sessionId } : { tabId: s.tabId }
   switch (method) {
     case 'Target.attachedToTarget': {

@@ -20,7 +20,7 @@
 // script). Bytes never cross the Port: Chrome's runtime messaging is JSON, so they would cross
 // as base64, encoded and decoded once more, through the browser process, one message a read.
 
-import type { CaptureEvent, CapturedRequest } from '../exchange/types.js'
+import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js'
 
 /** A capture event with the hub's running number, so a replay and live events never overlap. */
 export interface NumberedEvent {
@@ -59,6 +59,16 @@ export type LiveRequestInfo = Omit<CapturedRequest, 'source'> & {
   requestId: string
 }
 
+/** A WebSocket seen by live capture. */
+export interface LiveSocketInfo {
+  /** `live:ws:<sessionId or "tab">:<requestId>`. */
+  id: string
+  /** The CDP requestId (DevTools' HAR entry for the socket has it as `_requestId`). */
+  requestId: string
+  url: string
+  startedAt: number
+}
+
 export type WorkerToHub =
   | { type: 'live-result'; ok: boolean; enabled: boolean; message?: string }
   /** A debugger command failed (a target's network not watched, a target not released): said in the panel. */
@@ -81,6 +91,16 @@ export type LiveCaptureMessage =
   | { type: 'live-reads'; requestId: string; reads: Array<{ length: number; t: number }> }
   /** Deltascope stopped copying this request's bytes (live-outbox.ts): the capture is incomplete. */
   | { type: 'live-shed'; id: string; t: number; reason: string }
+  // WebSockets (live-websocket.ts → hub-websocket.ts): each message with its time; the hub splits the connection into turns
+  /** A WebSocket was created (Network.webSocketCreated). */
+  | { type: 'live-ws-created'; socket: LiveSocketInfo }
+  /** Its handshake: the request's headers, then the response's status and headers. */
+  | { type: 'live-ws-handshake'; id: string; requestHeaders?: Header[]; status?: number; responseHeaders?: Header[] }
+  /** One message, sent or received: text as it is, binary as its bytes. */
+  | { type: 'live-ws-frame'; id: string; direction: 'send' | 'receive'; opcode: number; data: string | Uint8Array; t: number }
+  /** A frame the browser could not read (Network.webSocketFrameError). */
+  | { type: 'live-ws-error'; id: string; t: number; message: string }
+  | { type: 'live-ws-closed'; id: string; t: number }
 
 export type LiveChannelMessage =
   | { type: 'live-batch'; seq: number; events: LiveCaptureMessage[] }

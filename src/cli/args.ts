@@ -7,7 +7,7 @@ import { PROVIDER_IDS, type LibraryMergeOptions as MergeOptions, type ProviderId
 
 export const TRANSPORTS: readonly Transport[] = ['sse', 'ndjson', 'json', 'data-stream', 'eventstream', 'connect']
 
-export const COMMANDS = ['merge', 'frames', 'check', 'diagnose', 'timing', 'stress', 'serve'] as const
+export const COMMANDS = ['merge', 'frames', 'check', 'diagnose', 'timing', 'stress', 'serve', 'ws-fixture'] as const
 export type CommandName = (typeof COMMANDS)[number]
 
 /** What every command that reads a stream shares. */
@@ -26,7 +26,7 @@ export interface StreamArgs {
 export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
-  | ({ kind: 'merge' | 'frames' } & StreamArgs)
+  | ({ kind: 'merge' | 'frames' | 'ws-fixture' } & StreamArgs)
   | ({ kind: 'check'; against: string } & StreamArgs)
   | ({ kind: 'diagnose' | 'timing'; stallMs: number | null } & StreamArgs)
   | (StressCommand & StreamArgs)
@@ -62,6 +62,10 @@ Commands:
                   read, a read boundary inside every frame and every multi-byte
                   character, CRLF, keepalive comments, …): each chunking ✓ or ✗, with
                   the cause and frame of each failure. FILE: a fixture or a HAR
+  ws-fixture FILE a WebSocket connection of a HAR (Chrome's Export HAR keeps its
+                  messages) as a WebSocket fixture on stdout, credentials redacted:
+                  for deltascope/testing's replayWebSocket; --entry <n> picks the n-th
+                  WebSocket entry
   serve FILE…     an HTTP server answering with the recorded response (status, headers,
                   body cut by --chunking at the recorded pace × --speed), for your real
                   app: prints the base URL to give it; logs each request. Fixtures or
@@ -124,7 +128,7 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
 } as const
 
-const COMMAND_LIST = 'merge, frames, check, diagnose, timing, stress or serve'
+const COMMAND_LIST = 'merge, frames, check, diagnose, timing, stress, serve or ws-fixture'
 
 export function parseCliArgs(argv: readonly string[]): Parsed {
   let values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string }

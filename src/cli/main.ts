@@ -25,6 +25,8 @@ async function run(argv: readonly string[]): Promise<number> {
   // serve reads its captures itself (several files) and runs until stopped
   if (command.kind === 'serve') return await (await import('./serve.js')).serveCommand(command, style)
   try {
+    // a connection, not a stream: read whole and written as a WebSocket fixture
+    if (command.kind === 'ws-fixture') return await (await import('./ws-fixture.js')).wsFixtureCommand(command, out)
     if (command.rulesFile !== undefined) command.options.rules = await readRulesFile(command.rulesFile)
     const source = await openSource(command.file, command.entry)
     if (source.kind !== 'raw') {
@@ -38,6 +40,7 @@ async function run(argv: readonly string[]): Promise<number> {
       case 'diagnose': return await (await import('./debug.js')).diagnoseCommand(source, command, out, style)
       case 'timing': return await (await import('./debug.js')).timingCommand(source, command, out, style)
       case 'stress': return await (await import('./stress.js')).stressCommand(source, command, out, style)
+      default: return 2
     }
   } catch (e) {
     if (e instanceof InputError) return fail(e.message)

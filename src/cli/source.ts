@@ -64,9 +64,10 @@ async function readSource(file: string, entry: number | null, iterator: AsyncIte
   // it started like a document but is not one (not UTF-8, or not JSON after all)
   if (imported.kind === 'stream') return rawSource(file, entry, replay([bytes], null))
   const n = entry ?? 1
+  const kind = imported.kind === 'websocket' ? 'har' : imported.kind
   const recording = imported.items[n - 1]
-  if (recording === undefined) throw new InputError(`--entry ${n}: ${listEntries(file, imported.kind, imported.items)}`)
-  return { kind: imported.kind, file, recording, warnings: imported.warnings, bytes }
+  if (recording === undefined) throw new InputError(`--entry ${n}: ${listEntries(file, kind, imported.items)}`)
+  return { kind, file, recording, warnings: imported.warnings, bytes }
 }
 
 function rawSource(file: string, entry: number | null, chunks: AsyncIterable<Uint8Array>): Source {
@@ -209,9 +210,12 @@ function documentKey(head: string, start: number, end: number): DocumentKind | n
   j++
   while (j < head.length && isSpace(head.charCodeAt(j))) j++
   if (key === 'log') return j === head.length ? 'more' : head[j] === '{' ? 'har' : null
-  const value = '"deltascope-fixture"'
-  if (head.length - j < value.length) return value.startsWith(head.slice(j)) ? 'more' : null
-  return head.startsWith(value, j) ? 'fixture' : null
+  // a WebSocket fixture holds several turns: listed and picked like a HAR's entries
+  for (const [value, kind] of [['"deltascope-fixture"', 'fixture'], ['"deltascope-websocket"', 'har']] as const) {
+    if (head.length - j < value.length) { if (value.startsWith(head.slice(j))) return 'more'; continue }
+    if (head.startsWith(value, j)) return kind
+  }
+  return null
 }
 
 /** Index just past the string starting at `start` (a quote), or -1 when it does not end in `text`. */
@@ -238,7 +242,10 @@ function listEntries(file: string, kind: DocumentKind, items: readonly Recording
   if (kind === 'fixture') return `${label(file)} is a fixture: it holds one request (--entry 1)`
   const list = items.map((r, i) => {
     const { method, url, status, contentType } = r.request
-    const about = [status === null ? null : String(status), contentType].filter((x) => x !== null).join(', ')
+    const ws = r.request.websocket
+    const about = ws !== undefined
+      ? (ws.turn < 0 ? 'WebSocket, frames outside any turn' : `WebSocket turn ${ws.turn + 1}${ws.key === null ? '' : ` ${ws.key}`}`)
+      : [status === null ? null : String(status), contentType].filter((x) => x !== null).join(', ')
     return `${i + 1} = ${method === '' ? '' : method + ' '}${clipUrl(url)}${about === '' ? '' : ` (${about})`}`
   })
   return `${label(file)} has ${items.length} streaming ${items.length === 1 ? 'entry' : 'entries'}: ${list.join('; ')}`

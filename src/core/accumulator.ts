@@ -72,6 +72,11 @@ export class Accumulator {
     this.messages = new MessageTable(this.unsettled)
   }
 
+  /** A terminal marker was applied (cheap: state() builds the reply). */
+  get ended(): boolean {
+    return this.done
+  }
+
   apply(delta: Delta, frame: number): void {
     if (this.doneFrame >= 0 && frame > this.doneFrame && !this.afterDoneReported) this.checkAfterDone(delta, frame)
     switch (delta.type) {

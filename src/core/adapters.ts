@@ -203,6 +203,25 @@ export interface ProviderAdapter {
   jsonArrayStreamUrl?: RegExp
   /** A frame that carries nothing (a ping, a keep-alive): listed dimmed, hideable. */
   isKeepalive?(frame: Pick<ParsedFrame, 'event' | 'json'>): boolean
+  /**
+   * Over a WebSocket one connection carries many replies: which turn a received frame belongs
+   * to (src/core/connection.ts). null: the connection's own (a session event), in no turn. An
+   * adapter without it puts every frame in one turn.
+   */
+  turn?(frame: ParsedFrame): TurnMark | null
+}
+
+/**
+ * Where a frame of a connection goes. `key` names the turn (a response id, a message id);
+ * null is the latest turn. `open`: 'new' starts a turn even when one of that key is open (the
+ * turn's first event); 'if-none' (the default) starts one only when no open turn matches;
+ * 'never' joins the matching turn, open or ended (usage sent after the turn's end, an error),
+ * and is the connection's own when there is none. `end`: the turn is complete after this frame.
+ */
+export interface TurnMark {
+  key: string | null
+  open?: 'new' | 'if-none' | 'never'
+  end?: boolean
 }
 
 /** How a stream's provider was chosen. */

@@ -5,7 +5,8 @@
 import type { Channel } from './adapters.js'
 
 /** How the body is cut into frames (docs/architecture.md#framing). */
-export type Transport = 'sse' | 'ndjson' | 'json' | 'data-stream' | 'eventstream' | 'connect' | 'unknown'
+/** `websocket`: a turn of a WebSocket connection, its frames the connection's messages (src/core/connection.ts). */
+export type Transport = 'sse' | 'ndjson' | 'json' | 'data-stream' | 'eventstream' | 'connect' | 'websocket' | 'unknown'
 
 /**
  * A wire format's name, as its adapter gives it. The core knows no provider: the registry it

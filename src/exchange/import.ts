@@ -8,12 +8,15 @@ import type { Reply } from '../library.js'
 import { utf8DecodeStrict } from './bytes.js'
 import { FixtureError, checkFixture, fixtureChunks, parseFixture } from './fixture.js'
 import { HarError, parseHar } from './har.js'
+import { WS_FIXTURE_FORMAT, harWebSockets, parseWsFixture } from './websocket.js'
+import { turnRecordings } from './ws-turns.js'
 import { isObject } from './shared.js'
 import { slices } from './slices.js'
 import type { CapturedChunk, CapturedRequest, CaptureEvent, ForcedOptions, Header, Recording } from './types.js'
 
 export type ImportResult =
-  | { kind: 'har' | 'fixture' | 'stream'; items: Recording[]; warnings: string[] }
+  /** `websocket`: a WebSocket fixture, its turns as items (ws-turns.ts); a HAR's WebSocket entries are items too, one per turn. */
+  | { kind: 'har' | 'fixture' | 'stream' | 'websocket'; items: Recording[]; warnings: string[] }
   | { kind: 'error'; message: string }
 
 export interface ImportOptions {
@@ -54,6 +57,7 @@ export function importText(text: string, filename?: string, options: ImportOptio
     }
     if (parsed && isObject(value)) {
       if ('log' in value) return importHar(value, prefix)
+      if (value.format === WS_FIXTURE_FORMAT) return importWsFixture(value, prefix)
       if (value.format === 'deltascope-fixture' || (ext === '.json' && 'expected' in value && 'chunks' in value)) return importFixture(value, prefix, now)
       if (ext === '.har') return { kind: 'error', message: 'Not a HAR file: no "log" object at the top level' }
     }
@@ -95,17 +99,36 @@ export function importBytes(bytes: Uint8Array, filename?: string, options: Impor
 function importHar(value: Record<string, unknown>, prefix: string): ImportResult {
   try {
     const har = parseHar(value, { idPrefix: prefix, source: 'import' })
-    if (har.entries.length === 0) {
+    const sockets = harWebSockets(value)
+    if (har.entries.length === 0 && sockets.length === 0) {
       const why = har.warnings.length > 0 ? ` (${har.warnings.join('; ')})` : ''
       return {
         kind: 'error',
         message: `No streaming response in this HAR: none of its ${har.total} entries is text/event-stream, NDJSON, or a body that reads as SSE or NDJSON${why}`,
       }
     }
-    const items = har.entries.map((e) => ({ request: e.request, chunks: e.chunks ?? [{ data: e.body, t: null }] }))
+    // in the HAR's order: a WebSocket entry gives one item per turn
+    const ordered: Array<{ index: number; items: Recording[] }> = har.entries.map((e) => ({ index: e.index, items: [{ request: e.request, chunks: e.chunks ?? [{ data: e.body, t: null }] }] }))
+    for (const { index, capture } of sockets) {
+      const items = turnRecordings({ id: `${prefix}-${index}`, url: capture.url, startedAt: capture.startedAt, source: 'import', requestHeaders: capture.requestHeaders, responseHeaders: capture.responseHeaders }, capture.messages, capture.close)
+      if (items.length === 0) har.warnings.push(`entry ${index} (WebSocket ${capture.url}): no messages in the HAR, skipped`)
+      ordered.push({ index, items })
+    }
+    const items = ordered.sort((a, b) => a.index - b.index).flatMap((o) => o.items)
     return { kind: 'har', items, warnings: har.warnings }
   } catch (e) {
     if (e instanceof HarError) return { kind: 'error', message: e.message }
+    throw e
+  }
+}
+
+function importWsFixture(value: Record<string, unknown>, prefix: string): ImportResult {
+  try {
+    const { capture } = parseWsFixture(value)
+    const options = { id: `${prefix}-0`, url: capture.url, startedAt: capture.startedAt, source: 'import' as const, requestHeaders: capture.requestHeaders, responseHeaders: capture.responseHeaders, ...(capture.provider ? { provider: capture.provider } : {}) }
+    return { kind: 'websocket', items: turnRecordings(options, capture.messages, capture.close), warnings: [] }
+  } catch (e) {
+    if (e instanceof FixtureError) return { kind: 'error', message: e.message }
     throw e
   }
 }

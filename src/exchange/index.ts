@@ -21,5 +21,11 @@ export {
   REDACTED, isSecretField, isSecretHeader, isSecretHeaderValue, isSecretParam, isSecretSegment, redactBody, redactHeaders, redactRecording, redactUrl,
   checkRedactionRules, redactListed, rulesFromLines, type RedactedRecording, type Redaction, type RedactionRules, type RuleProblem,
 } from './redact.js'
+export {
+  WS_FIXTURE_FORMAT, harWebSockets, parseWsFixture, replayTurns, toWsFixture, wsCaptureFromHarEntry,
+  type ExpectedTurn, type WsCapture, type WsFixture,
+} from './websocket.js'
+export { redactWsCapture } from './websocket-redact.js'
+export { TurnStreams, turnEvents, turnRecordings, type TurnStreamOptions } from './ws-turns.js'
 export { toTestFile, type TestFileOptions } from './testfile.js'
 export type { CapturedChunk, Recording, ExportOptions, ForcedOptions } from './types.js'

@@ -23,6 +23,8 @@ const FILE: Record<Transport, { extension: RawExport['extension']; mime: string 
   'data-stream': { extension: '.txt', mime: 'text/plain' }, // the AI SDK v4 sends it as text/plain
   eventstream: { extension: '.bin', mime: 'application/vnd.amazon.eventstream' },
   connect: { extension: '.bin', mime: 'application/connect+json' },
+  // a WebSocket connection is no body: its messages export as a WebSocket fixture (src/exchange/websocket.ts)
+  websocket: { extension: '.json', mime: 'application/json' },
   unknown: { extension: '.txt', mime: 'text/plain' },
 }
 

@@ -38,6 +38,12 @@ export interface CapturedRequest {
    * (src/exchange/windows-1252.ts).
    */
   bodyDecodedAs?: 'windows-1252'
+  /**
+   * A turn of a WebSocket connection rather than an HTTP response (src/exchange/ws-turns.ts):
+   * its body is its frames written as SSE (received frames as events, everything else as
+   * comments), so the store reads it like any stream.
+   */
+  websocket?: { connection: string; turn: number; key: string | null }
 }
 
 /** Events in the order they happened. Times are ms since epoch. */

@@ -14,6 +14,7 @@ import { doubao } from './doubao.js'
 import { bedrock } from './bedrock.js'
 import { cohere } from './cohere.js'
 import { gemini } from './gemini.js'
+import { geminiLive } from './gemini-live.js'
 import { generic } from './generic.js'
 import { kimi } from './kimi.js'
 import { langgraph } from './langgraph.js'
@@ -21,9 +22,11 @@ import { librechat } from './librechat.js'
 import { lobechat } from './lobechat.js'
 import { ollama } from './ollama.js'
 import { openaiChat } from './openai-chat.js'
+import { openaiRealtime } from './openai-realtime.js'
 import { openaiResponses } from './openai-responses.js'
 import { qwen } from './qwen.js'
 import { yuanbao } from './yuanbao.js'
+import { socketioChat } from './socketio-chat.js'
 
 /**
  * Every adapter by its id, most specific first: the first adapter that recognises a frame
@@ -41,8 +44,11 @@ const ADAPTERS = {
   doubao, // its own SSE event names (STREAM_CHUNK, CHUNK_DELTA, SSE_REPLY_END…)
   kimi, // Connect operations ({op, mask, block|message|chat}) and the older {"event": "cmpl"…} frames
   yuanbao, // {"type": "text", "msg"}, searchGuid, think with its title: type names with fields no other format pairs
+  'socketio-chat': socketioChat, // WebSocket: the Socket.IO event `chat-events` (Open WebUI), no other format's
   anthropic,
+  'openai-realtime': openaiRealtime, // WebSocket: Realtime events carry an event_id, which Responses' SSE events never do
   'openai-responses': openaiResponses,
+  'gemini-live': geminiLive, // WebSocket: serverContent / toolCall / setupComplete, never in a generateContent chunk
   gemini,
   ollama,
   'ai-sdk': aiSdk,

@@ -20,7 +20,7 @@ const info = (id: string): LiveRequestInfo => ({
   id, requestId: id, method: 'POST', url: `http://127.0.0.1/${id}`, status: 200,
   requestHeaders: [], responseHeaders: [], requestBody: null, contentType: 'text/event-stream', startedAt: 0,
 })
-const types = (events: LiveCaptureMessage[]) => events.map((e) => (e.type === 'live-chunk' ? `chunk ${e.id} ${e.data.byteLength}` : `${e.type} ${e.type === 'live-request' ? e.request.id : e.type === 'live-reads' ? e.requestId : e.id}`))
+const types = (events: LiveCaptureMessage[]) => events.map((e) => (e.type === 'live-chunk' ? `chunk ${e.id} ${e.data.byteLength}` : `${e.type} ${e.type === 'live-request' ? e.request.id : e.type === 'live-reads' ? e.requestId : e.type === 'live-ws-created' ? e.socket.id : e.id}`))
 
 describe('LiveOutbox', () => {
   beforeEach(() => { vi.useFakeTimers() })
@@ -75,6 +75,24 @@ describe('LiveOutbox', () => {
     const shed = last[0] as Extract<LiveCaptureMessage, { type: 'live-shed' }>
     expect(shed.t).toBe(5)
     expect(shed.reason).toBe(`Deltascope stopped copying this body after 100.7 MB: its panel had not yet taken the 100.7 MB before it. The page received every byte; the capture is incomplete`)
+  })
+
+  it('a WebSocket\'s messages are queued in order with their time and counted like reads: past the limit the socket is shed, its close still said', () => {
+    const { channel, posted } = fakeChannel()
+    const out = new LiveOutbox(channel)
+    out.push({ type: 'live-ws-created', socket: { id: 'w', requestId: 'r', url: 'ws://x', startedAt: 0 } })
+    out.pushFrame({ type: 'live-ws-frame', id: 'w', direction: 'send', opcode: 1, data: 'hi', t: 1 })
+    out.pushFrame({ type: 'live-ws-frame', id: 'w', direction: 'receive', opcode: 2, data: new Uint8Array(3), t: 2 })
+    out.flush()
+    expect(types(posted[0]!.events)).toEqual(['live-ws-created w', 'live-ws-frame w', 'live-ws-frame w'])
+    for (let i = 0; i < 4; i++) { out.pushFrame({ type: 'live-ws-frame', id: 'w', direction: 'receive', opcode: 2, data: new Uint8Array(MAX_UNACKED_BYTES / 4), t: 3 }); out.flush() }
+    out.pushFrame({ type: 'live-ws-frame', id: 'w', direction: 'receive', opcode: 1, data: 'late', t: 9 })
+    out.push({ type: 'live-ws-closed', id: 'w', t: 10 })
+    out.flush()
+    // the fourth big message passes the limit: shed there; the later one is not copied
+    const last = [...posted.at(-2)!.events, ...posted.at(-1)!.events]
+    expect(types(last)).toEqual(['live-shed w', 'live-ws-closed w'])
+    expect((last[0] as Extract<LiveCaptureMessage, { type: 'live-shed' }>).reason).toMatch(/^Deltascope stopped copying this socket's messages after 75\.5 MB/)
   })
 
   it('copies again once the hub has taken what was posted', () => {

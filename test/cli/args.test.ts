@@ -89,8 +89,8 @@ describe('parseCliArgs', () => {
       const r = parseCliArgs(argv)
       return r.ok ? null : r.message
     }
-    expect(message([])).toBe('missing command (merge, frames, check, diagnose, timing, stress or serve)')
-    expect(message(['show', 'x'])).toBe('unknown command "show" (merge, frames, check, diagnose, timing, stress or serve)')
+    expect(message([])).toBe('missing command (merge, frames, check, diagnose, timing, stress, serve or ws-fixture)')
+    expect(message(['show', 'x'])).toBe('unknown command "show" (merge, frames, check, diagnose, timing, stress, serve or ws-fixture)')
     expect(message(['merge'])).toBe('merge: missing FILE (a path, or - for stdin)')
     expect(message(['frames', 'a', 'b'])).toBe('frames: one FILE only, got also "b"')
     expect(message(['merge', '--bogus', 'x'])).toBe('unknown option --bogus')
@@ -99,7 +99,7 @@ describe('parseCliArgs', () => {
     expect(message(['merge', 'x', '-p'])).toBe('option --provider needs a value')
     expect(message(['merge', 'x', '--json=yes'])).toBe('option --json takes no value')
     expect(message(['merge', 'x', '--provider', 'claude'])).toBe(
-      '--provider must be one of ai-sdk-v4, bedrock, lobechat, langgraph, librechat, deepseek, chatgpt-web, chatglm, doubao, kimi, yuanbao, anthropic, openai-responses, gemini, ollama, ai-sdk, cohere, ag-ui, qwen, openai-chat, generic (got "claude")')
+      '--provider must be one of ai-sdk-v4, bedrock, lobechat, langgraph, librechat, deepseek, chatgpt-web, chatglm, doubao, kimi, yuanbao, socketio-chat, anthropic, openai-realtime, openai-responses, gemini-live, gemini, ollama, ai-sdk, cohere, ag-ui, qwen, openai-chat, generic (got "claude")')
     expect(message(['merge', 'x', '--transport', 'unknown'])).toBe('--transport must be one of sse, ndjson, json, data-stream, eventstream, connect (got "unknown")')
     for (const n of ['0', '-1', '1.5', 'two', '']) {
       expect(message(['merge', 'x', `--entry=${n}`])).toBe(`--entry must be a whole number from 1 (the first streaming entry of a HAR; got ${JSON.stringify(n)})`)

@@ -222,9 +222,9 @@ describe.concurrent('usage errors and unreadable files: exit 2, one line on stde
     [['frames', 'samples'], 'deltascope: cannot read samples: is a directory\n'],
     [['merge', '--bogus', 'samples/gemini.sse'], 'deltascope: unknown option --bogus; see deltascope --help\n'],
     [['merge'], 'deltascope: merge: missing FILE (a path, or - for stdin); see deltascope --help\n'],
-    [[], 'deltascope: missing command (merge, frames, check, diagnose, timing, stress or serve); see deltascope --help\n'],
-    [['cat', 'x'], 'deltascope: unknown command "cat" (merge, frames, check, diagnose, timing, stress or serve); see deltascope --help\n'],
-    [['merge', '-p', 'claude', 'x'], 'deltascope: --provider must be one of ai-sdk-v4, bedrock, lobechat, langgraph, librechat, deepseek, chatgpt-web, chatglm, doubao, kimi, yuanbao, anthropic, openai-responses, gemini, ollama, ai-sdk, cohere, ag-ui, qwen, openai-chat, generic (got "claude"); see deltascope --help\n'],
+    [[], 'deltascope: missing command (merge, frames, check, diagnose, timing, stress, serve or ws-fixture); see deltascope --help\n'],
+    [['cat', 'x'], 'deltascope: unknown command "cat" (merge, frames, check, diagnose, timing, stress, serve or ws-fixture); see deltascope --help\n'],
+    [['merge', '-p', 'claude', 'x'], 'deltascope: --provider must be one of ai-sdk-v4, bedrock, lobechat, langgraph, librechat, deepseek, chatgpt-web, chatglm, doubao, kimi, yuanbao, socketio-chat, anthropic, openai-realtime, openai-responses, gemini-live, gemini, ollama, ai-sdk, cohere, ag-ui, qwen, openai-chat, generic (got "claude"); see deltascope --help\n'],
   ])('%j', async (args, stderr) => {
     expect(await runCli(args)).toEqual({ code: 2, stdout: '', stderr })
   })

@@ -21,6 +21,7 @@
 // Env: CHROMIUM_PATH (default /usr/bin/chromium), HEADFUL=1, DELTASCOPE_REBUILD=1,
 // DELTASCOPE_SCREENSHOTS (where panel.png goes: test/support/screenshots.ts; `npm run screenshots`).
 
+import { webSocketsUnseen } from '../../src/capture/hub-websocket.js'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -528,6 +529,7 @@ describe.skipIf(!available)('the baseline package (dist/chrome): no permission',
     await panel.evaluate(`document.querySelector('[data-testid=live-toggle]').click()`, { userGesture: true })
     await panel.waitFor(`[...document.querySelectorAll('[data-testid=note]')].some((n) => n.textContent.includes('Deltascope Live'))`, { message: 'the note on live capture' })
     expect(await panel.evaluate<string[]>(`[...document.querySelectorAll('[data-testid=note] .ds-note-text')].map((n) => n.textContent)`)).toEqual([
+      webSocketsUnseen('chrome'),
       'Live capture needs the "debugger" permission, which this package does not ask for: install the Deltascope Live package (dist/chrome-live) for it. Streams are still captured when they finish.',
     ])
     expect(await panel.evaluate<boolean>(`document.querySelector('[data-testid=live-toggle]').checked`)).toBe(false)
