@@ -8,8 +8,6 @@
 
 import browser, { type Runtime } from 'webextension-polyfill'
 import { utf8Length } from '../library.js'
-import { utf8Encode } from '../exchange/bytes.js'
-import { cutIntoReads, type Read } from './live-pace.js'
 import { headerValue } from '../exchange/shared.js'
 import { listedReason, sniffBody } from '../exchange/sniff.js'
 import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js'
@@ -42,8 +40,6 @@ import {
 
 /** Bytes of body kept for replay (until the panel's store takes them) before the oldest requests are dropped. */
 const KEEP_BYTES = 64 * 1024 * 1024
-/** Reads of responses Live did not copy, kept for their HAR entries (the oldest dropped past this). */
-const MAX_READS_KEPT = 500
 /** With live mode on, how long a finished HAR entry waits for the live messages to arrive. */
 const LIVE_SETTLE_MS = 400
 
@@ -98,8 +94,6 @@ export function startHub(): void {
 
   // ---- baseline: finished requests -------------------------------------------------------------
   let harCounter = 0
-  /** CDP request id → the reads of a response Live watched but did not copy (live-pace.ts). */
-  const readsOf = new Map<string, Read[]>()
   const ledger = new LiveLedger<HarRequest>()
 
   const sockets = new HubSockets(emit)
@@ -133,16 +127,6 @@ export function startHub(): void {
     if (result === 'new') void listHarEntry(entry)
   }
 
-  /** The body as bytes with the reads Live saw of it, when it saw them and the body is its bytes. */
-  const timedReads = (entry: HarRequest, body: ReturnType<typeof bodyFromContent>): { bytes: Uint8Array; reads: Read[] } | null => {
-    const reads = entry._requestId !== undefined ? readsOf.get(entry._requestId) : undefined
-    if (reads === undefined || reads.length === 0) return null
-    // text DevTools decoded as windows-1252 is not the bytes the reads counted: the store repairs it whole
-    if (body.kind === 'text' && body.decodedAs !== undefined) return null
-    const bytes = body.kind === 'bytes' ? body.bytes : body.kind === 'text' ? utf8Encode(body.text) : null
-    return bytes !== null && bytes.byteLength > 0 ? { bytes, reads } : null
-  }
-
   const listHarEntry = async (entry: HarRequest): Promise<void> => {
     const contentType = headerValue(entry.response.headers, 'content-type') ?? (entry.response.content.mimeType || null)
     const raw = await getContent(entry)
@@ -171,17 +155,11 @@ export function startHub(): void {
       ...(body.kind === 'text' && body.decodedAs !== undefined ? { bodyDecodedAs: body.decodedAs } : {}),
     }
     const end = Number.isFinite(entry.time) ? startedAt + entry.time : null
-    const withheld = withheldReason(entry, body, liveWanted)
-    const timed = withheld === null ? timedReads(entry, body) : null
-    if (entry._requestId !== undefined) readsOf.delete(entry._requestId)
+    const withheld = withheldReason(entry, body)
     emit({ type: 'request', request: withheld === null ? request : { ...request, bodyWithheld: withheld } })
     if (withheld !== null) {
       // the row says so too (panel/store/model.ts incompleteReason), with the same words
       emit({ type: 'note', level: 'warning', message: `No body for ${entry.request.method} ${entry.request.url}: ${withheld}` })
-    } else if (timed !== null) {
-      // Live watched its reads without copying them: the body cut back into them, each with its time
-      const { bytes, reads } = timed
-      for (const piece of cutIntoReads(bytes, reads, end ?? reads.at(-1)!.t)) emit({ type: 'chunk', id, data: piece.data, t: piece.t })
     } else if (body.kind === 'bytes') {
       // the body arrives whole, after the end: when its frames came is unknown (t null), so
       // timing says "turn on Live" rather than show one time on every frame
@@ -299,10 +277,6 @@ export function startHub(): void {
         ledger.finish(msg.id)
         emit({ type: 'cancelled', id: msg.id, t: msg.t, reason: msg.reason })
         return
-      case 'live-reads':
-        if (readsOf.size >= MAX_READS_KEPT) readsOf.delete(readsOf.keys().next().value!)
-        readsOf.set(msg.requestId, msg.reads)
-        return
       case 'live-shed': {
         if (ledger.state(msg.id) !== 'open') return
         // as when live capture is lost: the row ends here, and DevTools' finished entry, if it
@@ -361,16 +335,12 @@ export function startHub(): void {
  * nor 10.1 MB of text with some non-ASCII in it (9.9 MB did): about 20 MB as DevTools stores
  * it, two bytes a character once one is not ASCII. No exact limit is claimed to the user.
  */
-function withheldReason(entry: HarRequest, body: ReturnType<typeof bodyFromContent>, live: boolean): string | null {
+function withheldReason(entry: HarRequest, body: ReturnType<typeof bodyFromContent>): string | null {
   const empty = body.kind === 'none' || (body.kind === 'bytes' ? body.bytes.byteLength === 0 : body.text.length === 0)
   if (!empty) return null
   const size = Math.max(entry.response.content.size ?? -1, entry.response.bodySize ?? -1)
   if (size >= 1_000_000) {
-    const mb = (size / 1e6).toFixed(1)
-    // with Live on, a body this large that reaches here came faster than a streamed reply (live-pace.ts)
-    return live
-      ? `DevTools handed over none of its ${mb} MB: Chrome keeps no body this large for extensions once the request has finished, and Live does not copy a body sent this fast (copying it through Chrome's debugger would slow the page several times over).`
-      : `DevTools handed over none of its ${mb} MB: Chrome keeps no body this large for extensions once the request has finished. Turn on Live and reload.`
+    return `DevTools handed over none of its ${(size / 1e6).toFixed(1)} MB: Chrome keeps no body this large for extensions once the request has finished. Turn on Live and reload.`
   }
   if (noStore(entry.response.headers)) return 'the server sent Cache-Control: no-store; Chrome kept no body: turn on Live and reload.'
   if (entry._resourceType === 'eventsource') return 'Chrome does not reliably give EventSource bodies to extensions; turn on live mode or use fetch.'

@@ -1,10 +1,9 @@
 // Live capture in the service worker (Chrome only): chrome.debugger on the inspected tab. This
 // module is the Chrome build's alone (service-worker.ts); Firefox's is live-firefox.ts.
 //
-// Network.enable; a streaming response's first reads decide whether it is copied (a streamed
-// reply) or left to the capture on completion (a download: copying it would slow the page;
-// live-pace.ts). Then Network.streamResourceContent returns what arrived so far (bufferedData)
-// and from then on every Network.dataReceived carries its bytes (data, base64). The bytes are decoded from
+// Network.enable; on Network.responseReceived of a streaming response,
+// Network.streamResourceContent returns what arrived so far (bufferedData) and from then on
+// every Network.dataReceived carries its bytes (data, base64). The bytes are decoded from
 // base64 here and handed to the hub through the outbox (live-outbox.ts): batched, off the
 // page's path, shed when the panel falls behind. The panel's core decodes the text with one
 // streaming decoder per request. Workers and
@@ -25,7 +24,6 @@ import { base64Decode } from '../exchange/bytes.js'
 import { LiveOutbox } from './live-outbox.js'
 import { headerValue } from '../exchange/shared.js'
 import { HeadSniffer, liveDecision } from './live-decide.js'
-import { LOOK_MS, PaceWatch } from './live-pace.js'
 import { onWebSocketEvent } from './live-websocket.js'
 
 const PROTOCOL_VERSION = '1.3'
@@ -50,18 +48,9 @@ type Op =
 interface Tracked {
   id: string
   info: LiveRequestInfo
-  /**
-   * 'watching' while its first reads say whether it is followed (live-pace.ts); 'pending' until
-   * streamResourceContent answers; 'sniff' while undecided; 'on' once announced.
-   */
-  phase: 'watching' | 'pending' | 'sniff' | 'on' | 'dropped'
+  /** 'pending' until streamResourceContent answers; 'sniff' while undecided; 'on' once announced. */
+  phase: 'pending' | 'sniff' | 'on' | 'dropped'
   sniffing: boolean
-  /** Its reads before its bytes are copied (lengths and times). */
-  pace: PaceWatch
-  /** Ends the look (LOOK_MS after a large first read). */
-  look: ReturnType<typeof setTimeout> | null
-  /** Where its CDP commands go (the tab, or the worker / iframe it belongs to). */
-  target: Debuggee
   queue: Op[]
   held: Op[]
   sniffer: HeadSniffer | null
@@ -175,7 +164,6 @@ export async function stopLive(tabId: number): Promise<void> {
 
 /** What was captured before the end is still said; then the channel closes. */
 function close(s: Session): void {
-  for (const t of s.tracked.values()) if (t.look !== null) clearTimeout(t.look)
   s.outbox.flush()
   s.channel.close()
 }
@@ -226,37 +214,44 @@ function onEvent(s: Session, sessionId: string | undefined, method: string, p: R
         contentType,
         startedAt: sent?.startedAt ?? Date.now(),
       }
-      s.tracked.set(k, { id: info.id, info, phase: 'watching', sniffing: maybe, pace: new PaceWatch(), look: null, target, queue: [], held: [], sniffer: null })
+      const t: Tracked = { id: info.id, info, phase: 'pending', sniffing: maybe, queue: [], held: [], sniffer: null }
+      s.tracked.set(k, t)
+      send(target, 'Network.streamResourceContent', { requestId }).then(
+        (result) => {
+          const buffered = (result as { bufferedData?: string } | undefined)?.bufferedData ?? ''
+          if (maybe) { t.phase = 'sniff'; t.sniffer = new HeadSniffer(info.url, undefined, info.contentType) } else announce(s, t)
+          const queued = t.queue
+          t.queue = []
+          if (buffered) apply(s, k, t, { kind: 'chunk', data: fromBase64(buffered), t: Date.now() })
+          for (const op of queued) apply(s, k, t, op)
+        },
+        () => {
+          // Finished before streaming could start, or not streamable: the HAR path lists it.
+          t.phase = 'dropped'
+          s.tracked.delete(k)
+        },
+      )
       return
     }
     case 'Network.dataReceived': {
+      const data = p['data'] as string | undefined
+      if (!data) return
       const k = key(sessionId, p['requestId'] as string)
       const t = s.tracked.get(k)
-      if (!t) return
-      const data = p['data'] as string | undefined
-      if (data) { route(s, k, t, { kind: 'chunk', data: fromBase64(data), t: stamp(s, k, p) }); return }
-      // not copied yet: its length and time, for the decision and to cut bufferedData back into reads
-      if (t.phase !== 'watching' && t.phase !== 'pending') return
-      const verdict = t.pace.read(Number(p['dataLength'] ?? 0), stamp(s, k, p))
-      if (t.phase !== 'watching') return
-      if (verdict === 'follow') follow(s, k, t)
-      else if (verdict === 'bulk') leaveBulk(s, k, t)
-      else if (t.look === null) lookAgain(s, k, t, LOOK_MS)
+      if (t) route(s, k, t, { kind: 'chunk', data: fromBase64(data), t: stamp(s, k, p) })
       return
     }
     case 'Network.loadingFinished': {
       const k = key(sessionId, p['requestId'] as string)
       const t = s.tracked.get(k)
-      if (t?.phase === 'watching') leaveShort(s, k, t)
-      else if (t) route(s, k, t, { kind: 'finished', t: stamp(s, k, p) })
+      if (t) route(s, k, t, { kind: 'finished', t: stamp(s, k, p) })
       else s.sent.delete(k)
       return
     }
     case 'Network.loadingFailed': {
       const k = key(sessionId, p['requestId'] as string)
       const t = s.tracked.get(k)
-      if (t?.phase === 'watching') unwatch(s, k, t)
-      else if (t) {
+      if (t) {
         const canceled = p['canceled'] === true
         const reason = canceled ? 'cancelled by the page' : String(p['errorText'] ?? 'failed')
         route(s, k, t, { kind: 'failed', t: stamp(s, k, p), canceled, reason })
@@ -264,73 +259,6 @@ function onEvent(s: Session, sessionId: string | undefined, method: string, p: R
       return
     }
   }
-}
-
-/** The look at a response's pace, `at` ms after its first read (live-pace.ts). */
-function lookAgain(s: Session, k: string, t: Tracked, at: number): void {
-  t.look = setTimeout(() => {
-    t.look = null
-    if (t.phase !== 'watching') return
-    const verdict = t.pace.look(at)
-    if (verdict === 'follow') follow(s, k, t)
-    else if (verdict === 'bulk') leaveBulk(s, k, t)
-    else lookAgain(s, k, t, at + LOOK_MS)
-  }, LOOK_MS)
-}
-
-/**
- * Copies the response from now on: Chrome answers with what arrived so far (bufferedData), cut
- * back into the reads it came in, each with its time; every later read carries its bytes.
- */
-function follow(s: Session, k: string, t: Tracked): void {
-  if (t.phase !== 'watching') return
-  if (t.look !== null) clearTimeout(t.look)
-  t.look = null
-  t.phase = 'pending'
-  send(t.target, 'Network.streamResourceContent', { requestId: t.info.requestId }).then(
-    (result) => {
-      if (t.phase !== 'pending') return
-      const buffered = (result as { bufferedData?: string } | undefined)?.bufferedData ?? ''
-      if (t.sniffing) { t.phase = 'sniff'; t.sniffer = new HeadSniffer(t.info.url, undefined, t.info.contentType) } else announce(s, t)
-      const queued = t.queue
-      t.queue = []
-      if (buffered) for (const piece of t.pace.split(fromBase64(buffered), Date.now())) apply(s, k, t, { kind: 'chunk', data: piece.data, t: piece.t })
-      for (const op of queued) apply(s, k, t, op)
-    },
-    () => {
-      // Finished before streaming could start, or not streamable: the HAR path lists it.
-      t.phase = 'dropped'
-      s.tracked.delete(k)
-    },
-  )
-}
-
-/** Ended before it was followed (a short reply sent at once): captured on completion, with its reads' times. */
-function leaveShort(s: Session, k: string, t: Tracked): void {
-  unwatch(s, k, t)
-  s.outbox.push({ type: 'live-reads', requestId: t.info.requestId, reads: t.pace.reads })
-}
-
-/** A download, not a streamed reply (live-pace.ts): left to the capture on completion, and said. */
-function leaveBulk(s: Session, k: string, t: Tracked): void {
-  const seen = t.pace.describe()
-  unwatch(s, k, t)
-  // its later reads are not watched: the body on completion is one piece after these
-  s.outbox.push({ type: 'live-reads', requestId: t.info.requestId, reads: t.pace.reads })
-  if (t.sniffing) return // never shown as a stream: nothing to say
-  s.post({
-    type: 'live-problem',
-    level: 'info',
-    message: `Live left ${t.info.method} ${t.info.url} to the capture on completion: ${seen} came, a download rather than a streamed reply, and copying it through Chrome's debugger as it arrives would slow the page several times over. DevTools hands its body over when it ends (up to about 10 MB).`,
-  })
-}
-
-/** Stops watching a response that was never copied (it ended first, or it is a download). */
-function unwatch(s: Session, k: string, t: Tracked): void {
-  if (t.look !== null) clearTimeout(t.look)
-  t.look = null
-  t.phase = 'dropped'
-  s.tracked.delete(k)
 }
 
 /** Target types that can start targets of their own (an iframe's worker, a worker's worker). */
@@ -382,7 +310,7 @@ function stamp(s: Session, k: string, p: Record<string, unknown>): number {
 }
 
 function route(s: Session, k: string, t: Tracked, op: Op): void {
-  if (t.phase === 'pending' || t.phase === 'watching') t.queue.push(op)
+  if (t.phase === 'pending') t.queue.push(op)
   else apply(s, k, t, op)
 }
 

@@ -83,12 +83,6 @@ export type LiveCaptureMessage =
   | { type: 'live-chunk'; id: string; data: Uint8Array; t: number }
   | { type: 'live-finished'; id: string; t: number }
   | { type: 'live-failed'; id: string; t: number; canceled: boolean; reason: string }
-  /**
-   * A response Live did not copy (a download, or a short reply that ended before it was
-   * followed: live-pace.ts): its reads' lengths (bytes) and times, to cut its body into when
-   * DevTools hands it over on completion. `requestId` is the CDP request id.
-   */
-  | { type: 'live-reads'; requestId: string; reads: Array<{ length: number; t: number }> }
   /** Deltascope stopped copying this request's bytes (live-outbox.ts): the capture is incomplete. */
   | { type: 'live-shed'; id: string; t: number; reason: string }
   // WebSockets (live-websocket.ts → hub-websocket.ts): each message with its time; the hub splits the connection into turns

@@ -20,7 +20,7 @@ const info = (id: string): LiveRequestInfo => ({
   id, requestId: id, method: 'POST', url: `http://127.0.0.1/${id}`, status: 200,
   requestHeaders: [], responseHeaders: [], requestBody: null, contentType: 'text/event-stream', startedAt: 0,
 })
-const types = (events: LiveCaptureMessage[]) => events.map((e) => (e.type === 'live-chunk' ? `chunk ${e.id} ${e.data.byteLength}` : `${e.type} ${e.type === 'live-request' ? e.request.id : e.type === 'live-reads' ? e.requestId : e.type === 'live-ws-created' ? e.socket.id : e.id}`))
+const types = (events: LiveCaptureMessage[]) => events.map((e) => (e.type === 'live-chunk' ? `chunk ${e.id} ${e.data.byteLength}` : `${e.type} ${e.type === 'live-request' ? e.request.id : e.type === 'live-ws-created' ? e.socket.id : e.id}`))
 
 describe('LiveOutbox', () => {
   beforeEach(() => { vi.useFakeTimers() })

@@ -47,7 +47,6 @@ describe('Live capture leaves the page as it was (Firefox)', () => {
       notes: async () => (await probe.read('[data-testid=note]')).map((n) => n.text),
       liveId: /^live:ff:/,
       seesServiceWorkerFetches: false,
-      copiesEverything: true,
       readToEndStates: ['finished'],
     }
     await driver.setLive(true)

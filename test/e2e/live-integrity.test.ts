@@ -40,7 +40,6 @@ describe('Live capture leaves the page as it was (Chromium)', () => {
       notes: () => panel.evaluate(`[...document.querySelectorAll('[data-testid=note]')].map((n) => n.textContent)`),
       liveId: /^live:/,
       seesServiceWorkerFetches: true,
-      copiesEverything: false,
       readToEndStates: ['finished', 'cancelled'],
     }
     await driver.setLive(true)
