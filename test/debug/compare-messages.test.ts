@@ -94,14 +94,26 @@ describe('an AI SDK UIMessage[]', () => {
     expect(compareReply(fixtureOf(TOOL_ERROR), [uiMessage({ errorText: 'EPERM' })]).differences.map((d) => d.field)).toEqual(['messages[0].parts[2].output'])
   })
 
-  it('a client that dropped the failed result: the parts after it are not compared', () => {
+  it('a client that dropped the failed result: that result is missing, the parts after it still compared', () => {
     const m = uiMessage()
     const dropped = { ...m, parts: m.parts.map((p) => (p.type === 'tool-listFiles' ? { ...p, state: 'input-available' } : p)) }
     const { differences } = compareReply(fixtureOf(TOOL_ERROR), [dropped])
     expect(differences.map((d) => [d.field, d.message])).toEqual([[
       'messages[0].parts[2]',
-      'Message 0 (id "msg_Ap7", assistant), part 2: the client has a text part where the reference has a tool-result part; the parts after it are not compared.',
+      'Message 0 (id "msg_Ap7", assistant), part 2: the client has no result for call "call_ls".',
     ]])
+  })
+
+  it('a result is paired with its call by id, not by its place (a UIMessage keeps it in the call\'s part)', () => {
+    const f = fixtureOf('ai-sdk/tool-input-available-without-deltas.sse')
+    const parts = [
+      { type: 'step-start' },
+      { type: 'tool-getTime', toolCallId: 'fc_time_1', state: 'output-available', input: { timezone: 'Europe/Paris' }, output: { time: '14:05' } },
+      { type: 'tool-listFiles', toolCallId: 'fc_files_2', state: 'output-available', input: {}, output: { files: [] } },
+    ]
+    expect(compareReply(f, [{ id: 'msg_Tz8', role: 'assistant', parts }]).differences).toEqual([])
+    const wrong = parts.map((p) => (p.type === 'tool-listFiles' ? { ...p, output: { files: ['a'] } } : p))
+    expect(compareReply(f, [{ id: 'msg_Tz8', role: 'assistant', parts: wrong }]).differences.map((d) => d.field)).toEqual(['messages[0].parts[3].output'])
   })
 })
 
