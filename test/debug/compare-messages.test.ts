@@ -45,8 +45,9 @@ describe('AG-UI messages', () => {
       id: 'msg_r1', role: 'assistant', content: 'Searching the archive: 3 records.',
       toolCalls: [{ id: 'call_s1', type: 'function', function: { name: 'search', arguments: '{"q":"1953 flood"}' } }],
     },
-    { id: 'msg_lead2', role: 'assistant', content: 'Draft: the flood of 1953…' },
+    // @ag-ui/client files a result right after the message holding its call
     { id: 'msg_tool_s1', role: 'tool', toolCallId: 'call_s1', content: '3 records' },
+    { id: 'msg_lead2', role: 'assistant', content: 'Draft: the flood of 1953…' },
   ]
 
   it('three messages open at once and a tool message, as the client ends: equal (its content joins a message\'s text parts)', () => {
@@ -57,8 +58,8 @@ describe('AG-UI messages', () => {
   it('a wrong tool output names the tool message and its part', () => {
     const wrong = messages.map((m) => (m.id === 'msg_tool_s1' ? { ...m, content: '0 records' } : m))
     expect(compareReply(fixtureOf(SUBAGENT), wrong).differences.map((d) => [d.field, d.got, d.message])).toEqual([[
-      'messages[3].parts[0].output', '0 records',
-      'Message 3 (id "msg_tool_s1", tool), part 0 (result of "call_s1"): the client\'s output is "0 records"; the reference\'s is "3 records".',
+      'messages[2].parts[0].output', '0 records',
+      'Message 2 (id "msg_tool_s1", tool), part 0 (result of "call_s1"): the client\'s output is "0 records"; the reference\'s is "3 records".',
     ]])
   })
 

@@ -50,7 +50,8 @@ const fixtures = fixturesFor('ai-sdk')
 describe('ai-sdk fixtures vs ai 6 DefaultChatTransport + readUIMessageStream, message by message', () => {
   it('there are the message fixtures this suite is about', () => {
     expect(fixtures.map((f) => f.name)).toEqual(expect.arrayContaining([
-      'ai-sdk/tool-error-approval-request-source.sse', 'ai-sdk/multi-step-two-tool-calls.sse', 'ai-sdk/reasoning-text-tool-call.sse',
+      'ai-sdk/tool-error-approval-request-source.sse', 'ai-sdk/writer-interleaved-parts-failed-tool.sse', 'ai-sdk/multi-step-two-tool-calls.sse',
+      'ai-sdk/reasoning-text-tool-call.sse',
     ]))
   })
 
