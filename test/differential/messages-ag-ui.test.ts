@@ -4,13 +4,11 @@
 // `agent.messages`. After runAgent that list must be Reply.messages, message by message, in
 // the same order, on every chunking of the body.
 
-import { HttpAgent } from '@ag-ui/client'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { ORACLE_BASE, fixturesFor } from '../support/differential.js'
-import { bodyFetch, chunkings, expectAgreement, type MessageView } from '../support/differential-messages.js'
+import { fixturesFor } from '../support/differential.js'
+import { chunkings, expectAgreement } from '../support/differential-messages.js'
+import { agUiView, runAgent } from '../support/message-clients.js'
 import type { FixtureCase } from '../support/fixtures.js'
-
-const URL_ = `${ORACLE_BASE}/agent`
 
 type Dict = Record<string, unknown>
 
@@ -20,36 +18,6 @@ beforeAll(() => {
   warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
 })
 afterAll(() => warn.mockRestore())
-
-/** HttpAgent on the body: its messages once runAgent has settled, and what it threw, if anything. */
-export async function runAgent(chunks: readonly Uint8Array[]): Promise<{ messages: Dict[]; threw: string | null }> {
-  const urls: string[] = []
-  const agent = new HttpAgent({ url: URL_, fetch: bodyFetch(chunks, URL_, urls) as typeof fetch })
-  let threw: string | null = null
-  const errors = vi.spyOn(console, 'error').mockImplementation(() => {}) // "Agent execution failed" before it rethrows
-  try {
-    await agent.runAgent({ runId: 'run' })
-  } catch (e) {
-    threw = e instanceof Error ? e.message : String(e)
-  } finally {
-    errors.mockRestore()
-  }
-  expect(urls).toEqual([URL_])
-  return { messages: agent.messages as unknown as Dict[], threw }
-}
-
-/** An AG-UI message as the plain view: content, toolCalls' argument text, a tool message's result. */
-export function agUiView(m: Dict): MessageView {
-  const role = m['role'] as string
-  const view: MessageView = { id: m['id'] as string, role, text: '', reasoning: '', calls: [], results: [] }
-  if (role === 'tool') view.results.push({ toolCallId: m['toolCallId'] as string, output: m['content'], isError: m['error'] !== undefined })
-  else if (role === 'reasoning') view.reasoning = m['content'] as string
-  else view.text = (m['content'] as string | undefined) ?? ''
-  for (const c of (m['toolCalls'] as Array<{ id: string; function: { name: string; arguments: string } }> | undefined) ?? []) {
-    view.calls.push({ id: c.id, name: c.function.name, args: c.function.arguments })
-  }
-  return view
-}
 
 /** The run's messages in the client's list: the input a MESSAGES_SNAPSHOT echoes (a user message) is not the run's. */
 const runMessages = (messages: Dict[]) => messages.filter((m) => m['role'] !== 'user')
