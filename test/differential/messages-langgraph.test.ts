@@ -8,7 +8,7 @@
 //
 // No LangGraph server is installed: the bytes are the recorded fixtures and their reorderings.
 
-import { Client } from '@langchain/langgraph-sdk'
+import { Client, MessageAssembler } from '@langchain/langgraph-sdk'
 import { MessageTupleManager, StreamManager } from '@langchain/langgraph-sdk/ui'
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
@@ -151,4 +151,43 @@ describe('langgraph fixtures of other stream modes: the runs.stream client is no
       expect(f.reply.messages.length).toBeGreaterThan(0)
     })
   }
+})
+
+/** The event protocol's `messages` frames fed to the SDK's MessageAssembler: the messages it finished, in order. */
+function assembled(f: FixtureCase): Array<{ id: string; blocks: Dict[] }> {
+  const assembler = new MessageAssembler()
+  const done: Array<{ id: string; blocks: Dict[] }> = []
+  for (const block of new TextDecoder().decode(f.wire).split('\n\n')) {
+    const line = block.split('\n').find((l) => l.startsWith('data:'))
+    const frame = line === undefined ? null : (JSON.parse(line.slice(5)) as Dict)
+    if (frame?.['method'] !== 'messages') continue
+    const update = assembler.consume(frame as never)
+    if (update?.kind === 'message-finish') done.push({ id: update.message.id, blocks: update.message.blocks as unknown as Dict[] })
+  }
+  return done
+}
+
+describe('langgraph event protocol: the SDK\'s MessageAssembler keeps each message apart; Deltascope does not yet (its gap, asserted)', () => {
+  it('events-react-agent-tool-call-then-answer: the assembler finishes three messages (the call, the tool\'s result, the answer); Reply.messages has one, without ids and without the result', () => {
+    const f = others.find((x) => x.name === 'langgraph/events-react-agent-tool-call-then-answer.sse')!
+    const messages = assembled(f)
+    expect(messages.map((m) => [m.id, m.blocks.map((b) => b['type'])])).toEqual([
+      ['msg_01U6vGrPqjfRQ8DbeuebcCxY', ['input_json_delta']],
+      ['run-019de07f-e2ba-761f-8ead-103bab194544-tool-toolu_01RYpmgSmXeKZcyJWFNzNEt4', ['text']],
+      ['msg_01M6YsZj7Wn3ivDWCFZFrmt7', ['text']],
+    ])
+    expect(messages[0]!.blocks[0]!['args']).toBe('{"expression": "12345 + 67890"}')
+    expect(messages[1]!.blocks[0]!['text']).toBe('{"expression":"12345 + 67890","value":80235}')
+    // Deltascope: the run's text and call in one message of the choice (docs/wire-formats.md#messages, "for now")
+    expect(f.reply.messages.map((m) => [m.id, m.parts.map((p) => p.type)])).toEqual([[null, ['text', 'tool-call']]])
+    expect(f.reply.messages[0]!.parts[0]).toEqual({ type: 'text', text: messages[2]!.blocks[0]!['text'] })
+  })
+
+  it('events-reasoning-trimmed: one message either way; the assembler\'s has an id, Deltascope\'s none', () => {
+    const f = others.find((x) => x.name === 'langgraph/events-reasoning-trimmed.sse')!
+    const messages = assembled(f)
+    expect(messages.map((m) => [m.id, m.blocks.map((b) => b['type'])])).toEqual([['run-019e15fb-934e-7029-94f8-87176a5ffc6a', ['reasoning', 'reasoning', 'text']]])
+    expect(f.reply.messages.map((m) => [m.id, m.parts.map((p) => p.type)])).toEqual([[null, ['reasoning', 'text']]])
+    expect(f.reply.messages[0]!.parts[1]).toEqual({ type: 'text', text: messages[0]!.blocks[2]!['text'] })
+  })
 })
