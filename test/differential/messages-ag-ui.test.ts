@@ -5,10 +5,13 @@
 // the same order, on every chunking of the body.
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { fixturesFor } from '../support/differential.js'
+import { fixturesFor, forbidGlobalFetch } from '../support/differential.js'
 import { chunkings, expectAgreement } from '../support/differential-messages.js'
 import { agUiView, runAgent } from '../support/message-clients.js'
 import type { FixtureCase } from '../support/fixtures.js'
+
+// the clients get the fixture's fetch; anything reaching for the global one fails
+forbidGlobalFetch()
 
 type Dict = Record<string, unknown>
 

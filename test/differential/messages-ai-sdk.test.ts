@@ -5,9 +5,12 @@
 // on every chunking of the body.
 
 import { describe, expect, it } from 'vitest'
-import { fixturesFor } from '../support/differential.js'
+import { fixturesFor, forbidGlobalFetch } from '../support/differential.js'
 import { chunkings, expectAgreement, replyView } from '../support/differential-messages.js'
 import { runUiClient, uiMessageView } from '../support/message-clients.js'
+
+// the clients get the fixture's fetch; anything reaching for the global one fails
+forbidGlobalFetch()
 
 const fixtures = fixturesFor('ai-sdk')
 

@@ -10,11 +10,14 @@ import { createUIMessageStream, JsonToSseTransformStream, type UIMessageChunk } 
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { merge } from '../../src/index.js'
-import { chunkBytes, enc, interleave } from '../support/differential.js'
+import { chunkBytes, enc, forbidGlobalFetch, interleave } from '../support/differential.js'
 import { expectAgreement, seededSizes } from '../support/differential-messages.js'
 import { agUiSubagentEvents } from '../support/encoded-fixtures.js'
 import type { FixtureCase } from '../support/fixtures.js'
 import { agUiView, runAgent, runUiClient, uiMessageView } from '../support/message-clients.js'
+
+// the clients get the fixture's fetch; anything reaching for the global one fails
+forbidGlobalFetch()
 
 const OPTIONS = { contentType: 'text/event-stream' }
 const picksArb = fc.array(fc.nat({ max: 11 }), { minLength: 1, maxLength: 16 })

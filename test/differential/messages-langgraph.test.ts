@@ -13,9 +13,12 @@ import { MessageTupleManager, StreamManager } from '@langchain/langgraph-sdk/ui'
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { merge } from '../../src/index.js'
-import { ORACLE_BASE, chunkBytes, enc, fixturesFor, interleave } from '../support/differential.js'
+import { chunkBytes, enc, fixturesFor, forbidGlobalFetch, interleave, ORACLE_BASE } from '../support/differential.js'
 import { bodyFetch, chunkings, expectAgreement, replyView, seededSizes, type MessageView } from '../support/differential-messages.js'
 import type { FixtureCase } from '../support/fixtures.js'
+
+// the clients get the fixture's fetch; anything reaching for the global one fails
+forbidGlobalFetch()
 
 const URL_ = `${ORACLE_BASE}/runs/stream`
 
