@@ -115,6 +115,11 @@ export interface MessageDelta {
   messageId: string
   role?: string | null
   name?: string | null
+  /**
+   * A new message goes right after this message and the tool messages that already follow
+   * it, not at the end (AG-UI: a tool result is filed after the message holding its call).
+   */
+  after?: string
 }
 
 /** A tool's result: a part of the message it is given in (AI SDK: the call's; LangGraph, AG-UI: a tool message). */

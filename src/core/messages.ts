@@ -58,19 +58,26 @@ export class MessageTable {
     return this.list.length
   }
 
-  message(choice: number, id: string): MessageState {
+  message(choice: number, id: string, after?: string): MessageState {
     let m = this.byId.get(id)
     if (m === undefined) {
       m = { choice, id, role: null, name: null, parts: [], byPartId: null }
       this.byId.set(id, m)
-      this.list.push(m)
+      const owner = after === undefined ? undefined : this.byId.get(after)
+      let at = owner === undefined ? -1 : this.list.indexOf(owner)
+      if (at < 0) this.list.push(m)
+      else {
+        at++
+        while (at < this.list.length && this.list[at]!.role === 'tool') at++
+        this.list.splice(at, 0, m)
+      }
     }
     return m
   }
 
   /** A message delta: the first non-empty role and name are kept. */
   open(d: MessageDelta): void {
-    const m = this.message(d.choice, d.messageId)
+    const m = this.message(d.choice, d.messageId, d.after)
     if (m.role === null && typeof d.role === 'string' && d.role !== '') m.role = d.role
     if (m.name === null && typeof d.name === 'string' && d.name !== '') m.name = d.name
   }

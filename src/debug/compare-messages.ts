@@ -71,9 +71,13 @@ function comparable(p: ReplyMessagePart): p is Comparable {
 function compareMessage(ctx: MessageContext, i: number, w: ReplyMessage, h: ClientMessage): void {
   const parts = w.parts.map((p, at) => ({ p, at })).filter((x): x is { p: Comparable; at: number } => comparable(x.p))
   if (h.ordered) {
-    for (let k = 0; k < Math.max(parts.length, h.parts.length); k++) {
-      const mine = parts[k]
-      const theirs = h.parts[k]
+    // a UIMessage folds a tool's result into its call's part: the result has no place of its
+    // own in the order (it may arrive after later calls), so results are paired by call id
+    const placed = parts.filter((x) => x.p.type !== 'tool-result')
+    const theirsPlaced = h.parts.filter((p) => p.type !== 'tool-result')
+    for (let k = 0; k < Math.max(placed.length, theirsPlaced.length); k++) {
+      const mine = placed[k]
+      const theirs = theirsPlaced[k]
       if (mine === undefined || theirs === undefined || mine.p.type !== theirs.type) {
         const at = mine?.at ?? w.parts.length
         ctx.differences.push({
@@ -84,6 +88,7 @@ function compareMessage(ctx: MessageContext, i: number, w: ReplyMessage, h: Clie
       }
       comparePart(ctx, i, w, mine.at, mine.p, theirs, [mine.at])
     }
+    compareResultsById(ctx, i, w, parts, h.parts)
     return
   }
   // the client keeps each kind apart: text and reasoning joined, calls and results in order
@@ -105,6 +110,21 @@ function compareMessage(ctx: MessageContext, i: number, w: ReplyMessage, h: Clie
       continue
     }
     mine.forEach((x, k) => comparePart(ctx, i, w, x.at, x.p, theirs[k]!, [x.at]))
+  }
+}
+
+/** Tool results of a shape that keeps them with their calls: each reference result against the client's of the same call id. */
+function compareResultsById(ctx: MessageContext, i: number, w: ReplyMessage, parts: Array<{ p: Comparable; at: number }>, have: readonly ClientPart[]): void {
+  type Result = Extract<ClientPart, { type: 'tool-result' }>
+  const theirs = have.filter((p): p is Result => p.type === 'tool-result')
+  const mine = parts.filter((x): x is { p: Result & Comparable; at: number } => x.p.type === 'tool-result')
+  for (const x of mine) {
+    const match = theirs.find((t) => t.toolCallId === x.p.toolCallId)
+    if (match !== undefined) comparePart(ctx, i, w, x.at, x.p, match, [x.at])
+    else push(ctx, `messages[${i}].parts[${x.at}]`, x.p, null, 'other', `${name(i, w)}, part ${x.at}: the client has no result for call ${show(x.p.toolCallId)}.`)
+  }
+  for (const t of theirs) {
+    if (!mine.some((x) => x.p.toolCallId === t.toolCallId)) push(ctx, `messages[${i}].parts`, null, t, 'other', `${name(i, w)}: the client has a result for call ${show(t.toolCallId)}; the reference has none.`)
   }
 }
 

@@ -20,7 +20,8 @@
 //   (TEXT_MESSAGE_CHUNK) without its id continues the chunked call (message) still open in
 //   its lane: any other event but the pass-through ones closes it, as the client's
 //   transformChunks does (sdks/typescript/packages/client/src/chunks/transform.ts).
-//   TOOL_CALL_RESULT is a `tool` message holding the result.
+//   TOOL_CALL_RESULT is a `tool` message holding the result, placed as the client places it:
+//   right after the message holding its call and the results already there.
 // - RUN_FINISHED ends the run; RUN_ERROR {message, code} is a stream error and also ends it.
 //   AG-UI has no finish reason: none is invented.
 // - STATE_SNAPSHOT, STATE_DELTA (RFC 6902), MESSAGES_SNAPSHOT, ACTIVITY_*, STEP_*, RAW and
@@ -184,12 +185,12 @@ class AgUiMapper {
   }
 
   /** A message's first event names it, with its role and, in a subagent's lane, the subagent. */
-  private open(out: Delta[], id: string, role: string | null, lane: string): void {
+  private open(out: Delta[], id: string, role: string | null, lane: string, after?: string): void {
     if (lane !== '') this.laneMessage.set(lane, id)
     if (this.opened.has(id)) return
     this.opened.add(id)
     const name = lane === '' ? null : this.lanes.get(lane) ?? lane
-    out.push({ type: 'message', choice: CHOICE, messageId: id, role, name })
+    out.push({ type: 'message', choice: CHOICE, messageId: id, role, name, ...(after === undefined ? {} : { after }) })
   }
 
   /** Remembers a message that is not the assistant's (TEXT_MESSAGE_START / _CHUNK role). */
@@ -242,7 +243,10 @@ class AgUiMapper {
     const callId = str(j['toolCallId'])
     const id = str(j['messageId']) ?? `tool:${callId ?? ''}`
     this.announce(out)
-    this.open(out, id, str(j['role']) ?? 'tool', lane)
+    // the client files the result right after the message holding its call (and the results
+    // already there), not at the end (client src/apply/default.ts, TOOL_CALL_RESULT)
+    const owner = callId === null ? undefined : this.calls.get(callId)?.message
+    this.open(out, id, str(j['role']) ?? 'tool', lane, owner)
     const error = j['error']
     out.push({ type: 'tool-result', choice: CHOICE, messageId: id, toolCallId: callId, output: j['content'] ?? null, isError: error !== undefined && error !== null && error !== false })
     return out

@@ -139,4 +139,21 @@ describe('messages through the merger', () => {
       { frame: 2, message: 0, part: 0, start: 2, end: 4 },
     ])
   })
+
+  it('a message opened `after` another goes right after it and the tool messages already there (AG-UI files a result so)', () => {
+    const result = (id: string, call: string, after: string): Delta[] => [
+      { type: 'message', choice: 0, messageId: id, role: 'tool', after },
+      { type: 'tool-result', choice: 0, messageId: id, toolCallId: call, output: call, isError: false },
+    ]
+    const acc = accumulate([
+      [{ type: 'message', choice: 0, messageId: 'a', role: 'assistant' }, text('a', 'calls')],
+      [{ type: 'message', choice: 0, messageId: 'b', role: 'assistant' }, text('b', 'next')],
+      result('r1', 'c1', 'a'),
+      result('r2', 'c2', 'a'),
+      result('r3', 'c3', 'unknown'),
+    ])
+    expect(acc.state().messages.map((m) => m.id)).toEqual(['a', 'r1', 'r2', 'b', 'r3'])
+    // the text is still joined in the order the messages were named
+    expect(acc.state().choices[0]!.content).toBe('callsnext')
+  })
 })

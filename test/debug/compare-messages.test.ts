@@ -45,8 +45,9 @@ describe('AG-UI messages', () => {
       id: 'msg_r1', role: 'assistant', content: 'Searching the archive: 3 records.',
       toolCalls: [{ id: 'call_s1', type: 'function', function: { name: 'search', arguments: '{"q":"1953 flood"}' } }],
     },
-    { id: 'msg_lead2', role: 'assistant', content: 'Draft: the flood of 1953…' },
+    // @ag-ui/client files a result right after the message holding its call
     { id: 'msg_tool_s1', role: 'tool', toolCallId: 'call_s1', content: '3 records' },
+    { id: 'msg_lead2', role: 'assistant', content: 'Draft: the flood of 1953…' },
   ]
 
   it('three messages open at once and a tool message, as the client ends: equal (its content joins a message\'s text parts)', () => {
@@ -57,8 +58,8 @@ describe('AG-UI messages', () => {
   it('a wrong tool output names the tool message and its part', () => {
     const wrong = messages.map((m) => (m.id === 'msg_tool_s1' ? { ...m, content: '0 records' } : m))
     expect(compareReply(fixtureOf(SUBAGENT), wrong).differences.map((d) => [d.field, d.got, d.message])).toEqual([[
-      'messages[3].parts[0].output', '0 records',
-      'Message 3 (id "msg_tool_s1", tool), part 0 (result of "call_s1"): the client\'s output is "0 records"; the reference\'s is "3 records".',
+      'messages[2].parts[0].output', '0 records',
+      'Message 2 (id "msg_tool_s1", tool), part 0 (result of "call_s1"): the client\'s output is "0 records"; the reference\'s is "3 records".',
     ]])
   })
 
@@ -94,14 +95,26 @@ describe('an AI SDK UIMessage[]', () => {
     expect(compareReply(fixtureOf(TOOL_ERROR), [uiMessage({ errorText: 'EPERM' })]).differences.map((d) => d.field)).toEqual(['messages[0].parts[2].output'])
   })
 
-  it('a client that dropped the failed result: the parts after it are not compared', () => {
+  it('a client that dropped the failed result: that result is missing, the parts after it still compared', () => {
     const m = uiMessage()
     const dropped = { ...m, parts: m.parts.map((p) => (p.type === 'tool-listFiles' ? { ...p, state: 'input-available' } : p)) }
     const { differences } = compareReply(fixtureOf(TOOL_ERROR), [dropped])
     expect(differences.map((d) => [d.field, d.message])).toEqual([[
       'messages[0].parts[2]',
-      'Message 0 (id "msg_Ap7", assistant), part 2: the client has a text part where the reference has a tool-result part; the parts after it are not compared.',
+      'Message 0 (id "msg_Ap7", assistant), part 2: the client has no result for call "call_ls".',
     ]])
+  })
+
+  it('a result is paired with its call by id, not by its place (a UIMessage keeps it in the call\'s part)', () => {
+    const f = fixtureOf('ai-sdk/tool-input-available-without-deltas.sse')
+    const parts = [
+      { type: 'step-start' },
+      { type: 'tool-getTime', toolCallId: 'fc_time_1', state: 'output-available', input: { timezone: 'Europe/Paris' }, output: { time: '14:05' } },
+      { type: 'tool-listFiles', toolCallId: 'fc_files_2', state: 'output-available', input: {}, output: { files: [] } },
+    ]
+    expect(compareReply(f, [{ id: 'msg_Tz8', role: 'assistant', parts }]).differences).toEqual([])
+    const wrong = parts.map((p) => (p.type === 'tool-listFiles' ? { ...p, output: { files: ['a'] } } : p))
+    expect(compareReply(f, [{ id: 'msg_Tz8', role: 'assistant', parts: wrong }]).differences.map((d) => d.field)).toEqual(['messages[0].parts[3].output'])
   })
 })
 

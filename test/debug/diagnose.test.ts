@@ -440,6 +440,8 @@ describe('diagnose: the repository fixtures', () => {
     'ai-sdk/error-part-mid-stream.sse': [['provider-error', 'error', 5]],
     // the failed tool, said beside its tool-result part
     'ai-sdk/tool-error-approval-request-source.sse': [['note', 'info', 9]],
+    // the failed forecast tool (tool-output-error), said beside its tool-result part
+    'ai-sdk/writer-interleaved-parts-failed-tool.sse': [['note', 'info', 22]],
     'ag-ui/run-error-after-broken-frame.sse': [['provider-error', 'error', 10]],
     'ag-ui/truncated-in-tool-args.sse': [['no-terminal-event', 'warning', null], ['arguments-invalid', 'warning', 4]],
     // the tool_result block (its content streams as input_json_delta, kept out too)

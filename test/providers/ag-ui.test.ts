@@ -88,7 +88,7 @@ describe('agUi mapper', () => {
       [message('b', 'assistant'), { type: 'tool-call', choice: 0, key: 1, id: 'b', name: 'g', arguments: null, messageId: 'b' }],
       [{ type: 'tool-call', choice: 0, key: 0, id: 'a', name: null, arguments: '{}', messageId: 'a' }],
       [],
-      [message('x', 'tool'), { type: 'tool-result', choice: 0, messageId: 'x', toolCallId: 'a', output: 'ok', isError: false }],
+      [{ ...message('x', 'tool'), after: 'a' }, { type: 'tool-result', choice: 0, messageId: 'x', toolCallId: 'a', output: 'ok', isError: false }],
     ])
   })
 
@@ -134,7 +134,7 @@ describe('agUi mapper', () => {
     ])
   })
 
-  it('a tool call is a part of its parent message; a result is a tool message; a failed result is an error', () => {
+  it('a tool call is a part of its parent message; a result is a tool message placed after it (as the client files it); a failed result is an error', () => {
     expect(mapAll([
       { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
       { type: 'TOOL_CALL_START', toolCallId: 'a', toolCallName: 'f', parentMessageId: 'm' },
@@ -142,7 +142,7 @@ describe('agUi mapper', () => {
     ])).toEqual([
       [ASSISTANT, message('m', 'assistant')],
       [{ type: 'tool-call', choice: 0, key: 0, id: 'a', name: 'f', arguments: null, messageId: 'm' }],
-      [message('t', 'tool'), { type: 'tool-result', choice: 0, messageId: 't', toolCallId: 'a', output: 'boom', isError: true }],
+      [{ ...message('t', 'tool'), after: 'm' }, { type: 'tool-result', choice: 0, messageId: 't', toolCallId: 'a', output: 'boom', isError: true }],
     ])
   })
 
