@@ -174,9 +174,13 @@ function renderedRuns(rendered: MappedText, frames: Int32Array): TextRun[] {
   return runs.filter((r) => r.frame >= 0)
 }
 
-/** The source index behind rendered unit `at` (or the next unit that has one; the source's end past the last). */
+/**
+ * The source index behind rendered unit `at`, or the next unit's that has one and is not a
+ * space (the source's end past the last): a space belongs to the text after it, as in
+ * renderedRuns, though the renderer maps it to the line ending it came from.
+ */
 function sourceAt(rendered: MappedText, at: number, sourceLength: number): number {
-  for (let k = at; k < rendered.map.length; k++) if (rendered.map[k]! >= 0) return rendered.map[k]!
+  for (let k = at; k < rendered.map.length; k++) if (rendered.map[k]! >= 0 && rendered.text[k] !== ' ') return rendered.map[k]!
   return sourceLength
 }
 
