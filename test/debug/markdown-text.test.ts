@@ -3,16 +3,17 @@
 // source index it came from (-1: added by the rendering, the line breaks between blocks, the
 // tabs between cells, "Footnotes" and "↩").
 
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { normaliseWhitespace, type MappedText } from '../../src/debug/mapped-text.js'
-import { MARKDOWN_RENDERER, markdownText } from '../../src/debug/markdown-text.js'
+import { MARKDOWN_RENDERER, markdownText, mayRender } from '../../src/debug/markdown-text.js'
 import { MARKDOWN } from './rendered-support.js'
 
 const shown = (source: string) => normaliseWhitespace(markdownText(source)).text
 
-/** Each rendered unit with the source character it is mapped to ('' for added units). */
+/** Each rendered UTF-16 unit with the source unit it is mapped to ('' for added units). */
 function pairs(source: string, r: MappedText): Array<[string, string]> {
-  return [...r.text].map((c, i) => [c, r.map[i]! < 0 ? '' : source[r.map[i]!]!])
+  return Array.from({ length: r.text.length }, (_, i) => [r.text[i]!, r.map[i]! < 0 ? '' : source[r.map[i]!]!])
 }
 
 describe('Markdown text (micromark + GFM)', () => {
@@ -151,6 +152,35 @@ describe('Markdown text (micromark + GFM)', () => {
     expect(r.text).toBe('Hi there x')
     expect(r.map).toEqual([2, 3, 6, 7, 8, 9, 10, 11, -1, 16])
     expect([...r.text].map((c, i) => (r.map[i]! < 0 ? c : source[r.map[i]!]))).toEqual([...'Hi there x'])
+  })
+})
+
+describe('mayRender: whether a source could render to a text, without rendering it', () => {
+  it('is false only when the text\'s characters other than white space are not the source\'s, in order', () => {
+    expect([mayRender('**a** `b`\n\n- c', 'a b c'), mayRender('a b', 'b a'), mayRender('a b', 'a b x')]).toEqual([true, false, false])
+    // a character reference or a footnote can render characters the source does not have where they are
+    expect([mayRender('&copy; b', '© b'), mayRender('b[^1]\n\n[^1]: a', 'b1 Footnotes a ↩'), mayRender('a\u0000', 'a\ufffd')]).toEqual([true, true, true])
+  })
+
+  it('holds for every source rendered here', () => {
+    const sources = [
+      MARKDOWN, '| a | b |\n|---|:-:|\n| 1 | **2** |\n| x \\| y | |', '| `a\\|b` | c |\n|---|---|\n| 1 | 2 | 3 |\n| 4 |',
+      'See [the *docs*][d], [d][] and [d].\n\n[d]: https://x.y "Title"', '![alt *text*](a.png) and [![img](b.png) label](c)',
+      '<https://a.b/c> <me@x.io> www.example.com/p and a@b.co.', '\\*not em\\* \\\\ \\a \\[x]', 'line one  \nline two\\\nline three\nsoft',
+      '> quote\nlazy line\n> > nested\n\n> - item\n>   more', '- [ ] todo\n- [x] done *now*', '>\t\tfoo', '\ufeffa *b*', 'a\rb\r\n\r\n```\r\nx\r\n```',
+      '<div class="x">\n**not emphasis**\n</div>\n\npara <b>bold</b> end', '~~gone~~ ~one~ ~~~three~~~', '`` a\nb ``',
+    ]
+    expect(sources.filter((s) => !mayRender(s, shown(s)))).toEqual([])
+  })
+
+  it('holds for Markdown made of any of its punctuation, and every unit maps to a source character it equals (white space and added units aside)', () => {
+    const pieces = ['*', '_', '~', '`', '```', '#', '- ', '1. ', '> ', '|', '---', '[', ']', '(', ')', '!', '<', '>', '\\', 'a', 'b c', '<b>', '\n', '\n\n', '  ', '\t', '\r\n', 'www.x.io', 'é', '😀']
+    fc.assert(fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
+      const source = parts.join('')
+      const r = markdownText(source)
+      expect(mayRender(source, normaliseWhitespace(r).text)).toBe(true)
+      expect(pairs(source, r).filter(([c, s]) => s !== '' && c !== s && !/\s/.test(c))).toEqual([])
+    }), { numRuns: 400, seed: 28 })
   })
 })
 
