@@ -101,9 +101,22 @@ function alsoChromeLive(): Plugin {
 const LIVE_WATCH_MS = 10_000
 const TEST_LIVE_WATCH_MS = 500
 
+/**
+ * decode-named-character-reference (micromark's, and the Markdown renderer's, for `&copy;`)
+ * picks, under the `browser` condition, a version that decodes by assigning innerHTML to an
+ * element it creates when loaded: `document` does not exist in the panel's store worker, where
+ * the rendered comparison runs, so loading it there throws. Its plain version (a table of
+ * the names) works everywhere and touches no DOM.
+ */
+export const PLAIN_ENTITY_DECODER = {
+  find: /^decode-named-character-reference$/,
+  replacement: resolve(ROOT, 'node_modules/decode-named-character-reference/index.js'),
+}
+
 function common(outDir: string, probeUrl: string): InlineConfig {
   return {
     root: ROOT,
+    resolve: { alias: [PLAIN_ENTITY_DECODER] },
     define: {
       __DELTASCOPE_PROBE__: JSON.stringify(probeUrl),
       __DELTASCOPE_LIVE_WATCH_MS__: JSON.stringify(probeUrl === '' ? LIVE_WATCH_MS : TEST_LIVE_WATCH_MS),

@@ -34,6 +34,9 @@ export default defineConfig({
   root: resolve(ROOT, 'panel/inline'),
   base: './',
   plugins: [preact({ prefreshEnabled: false }), classicScripts()],
+  // the plain decoder of `&name;` references, not the browser one that assigns innerHTML (see
+  // PLAIN_ENTITY_DECODER in vite.config.ext.ts, whose store worker has no document)
+  resolve: { alias: [{ find: /^decode-named-character-reference$/, replacement: resolve(ROOT, 'node_modules/decode-named-character-reference/index.js') }] },
   // the bundled samples live outside the page's root
   server: { fs: { allow: [ROOT] } },
   build: {

@@ -1,8 +1,10 @@
 // The library as users get it: compiled by tsc (as `npm run build:lib` does), imported by
-// plain Node 20 with no loader, and the CLI run by plain node.
+// plain Node 20 with no loader, and the CLI run by plain node. Its runtime dependencies
+// (micromark and its GFM extension, for compareRenderedText) are found as an installed
+// package finds them: in a node_modules beside it (here a link to the project's).
 
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,8 +17,13 @@ const out = mkdtempSync(join(tmpdir(), 'deltascope-lib-'))
 
 beforeAll(() => {
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.lib.json'), '--outDir', out], { cwd: ROOT })
+  symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir')
 }, 120_000)
-afterAll(() => rmSync(out, { recursive: true, force: true }))
+afterAll(() => {
+  // the link first, so that removing the directory never reaches the project's node_modules
+  unlinkSync(join(out, 'node_modules'))
+  rmSync(out, { recursive: true, force: true })
+})
 
 describe('the built library', () => {
   it('imports in plain Node with no loader and merges like the sources', () => {

@@ -20,9 +20,10 @@ export interface Simulated {
 
 /**
  * The cause whose client would show exactly `got`, or null. `runs`: the content's runs by
- * frame (source offsets); `show`: the content rendered and normalised as compared.
+ * frame (source offsets); `show`: the content rendered and normalised as compared, or null
+ * when it cannot be `got` (known without rendering it).
  */
-export function simulate(ref: Reference, runs: readonly TextRun[], got: string, show: (source: string) => string): Simulated | null {
+export function simulate(ref: Reference, runs: readonly TextRun[], got: string, show: (source: string) => string | null): Simulated | null {
   if (runs.length === 0 || runs.length > MAX_RUNS) return null
   const join = (rs: readonly TextRun[]) => rs.map((r) => r.text).join('')
   const distinct = (rs: readonly TextRun[]) => [...new Set(rs.map((r) => r.frame))]

@@ -15,7 +15,7 @@ import { textDifference } from './compare-text.js'
 import type { Comparison, Difference } from './compare-types.js'
 import { commonPrefix, quote } from './compare-words.js'
 import { normaliseWhitespace, type MappedText } from './mapped-text.js'
-import { MARKDOWN_RENDERER, markdownText } from './markdown-text.js'
+import { MARKDOWN_RENDERER, markdownText, mayRender } from './markdown-text.js'
 
 export interface RenderedCompareOptions {
   /** true: the page renders the reply's Markdown; false: it shows the raw text; 'auto' (the default): whichever the page's text is nearer. */
@@ -97,7 +97,7 @@ export function compareRenderedText(reference: ReferenceInput, pageText: string,
   if (difference.cause === 'other' && runs !== null) difference = withoutSpaces(ref, difference, runs, label) ?? difference
   if (difference.cause === 'other' && contentRuns !== null) {
     // the bug changed the Markdown's structure: render what that client had
-    const found = simulate(ref, contentRuns, got, (source) => normaliseWhitespace(render(side.method, source)).text)
+    const found = simulate(ref, contentRuns, got, (source) => (mayRender(source, got) ? normaliseWhitespace(render(side.method, source)).text : null))
     if (found) difference = { ...difference, ...found }
   }
   const referenceOffset = difference.offset === null ? null : sourceAt(side.text, difference.offset, choice.content.length)
@@ -174,9 +174,13 @@ function renderedRuns(rendered: MappedText, frames: Int32Array): TextRun[] {
   return runs.filter((r) => r.frame >= 0)
 }
 
-/** The source index behind rendered unit `at` (or the next unit that has one; the source's end past the last). */
+/**
+ * The source index behind rendered unit `at`, or the next unit's that has one and is not a
+ * space (the source's end past the last): a space belongs to the text after it, as in
+ * renderedRuns, though the renderer maps it to the line ending it came from.
+ */
 function sourceAt(rendered: MappedText, at: number, sourceLength: number): number {
-  for (let k = at; k < rendered.map.length; k++) if (rendered.map[k]! >= 0) return rendered.map[k]!
+  for (let k = at; k < rendered.map.length; k++) if (rendered.map[k]! >= 0 && rendered.text[k] !== ' ') return rendered.map[k]!
   return sourceLength
 }
 

@@ -18,7 +18,7 @@ const RENDERED = 'Here is bold text. first item second item const x = 1 name val
 describe('compareRenderedText', () => {
   it('a page that renders the Markdown correctly is equal, compared rendered', () => {
     expect(compareRenderedText(reference, PAGE_TEXT)).toEqual({
-      equal: true, differences: [], method: 'markdown', renderer: 'stopgap CommonMark + GFM subset (markdown-stopgap.ts)',
+      equal: true, differences: [], method: 'markdown', renderer: 'micromark + micromark-extension-gfm (CommonMark + GFM)',
       expected: RENDERED, got: RENDERED, referenceOffset: null, notes: [MARKDOWN_WAY],
       notCompared: ['choices[0].reasoning', 'choices[0].refusal', 'choices[0].toolCalls', 'choices[0].finishReason', 'usage'],
     })

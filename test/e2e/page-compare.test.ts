@@ -116,7 +116,7 @@ describe.skipIf(!available)('Compare with the page (Chromium, dist/chrome)', () 
     expect(shown.equal).toBe('true')
     expect(shown.method).toBe('markdown')
     expect(shown.how).toBe(
-      "Compared with the reply's Markdown rendered to text (stopgap CommonMark + GFM subset (markdown-stopgap.ts)), white space normalised."
+      "Compared with the reply's Markdown rendered to text (micromark + micromark-extension-gfm (CommonMark + GFM)), white space normalised."
       + `Compared the element whose text best matches the reply: ${PICKED}.`
       + "Left out of the page's text: \"Copy\"."
       + "The page's text is nearer the reference's Markdown rendered than its raw text: compared rendered.",

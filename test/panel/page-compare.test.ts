@@ -96,7 +96,7 @@ describe('the store and the page', () => {
     const c = store.comparison.value!
     expect([c.label, c.page, c.result.equal, c.result.differences[0]!.cause, c.result.differences[0]!.frame]).toEqual([
       'the page (div.md)',
-      { method: 'markdown', renderer: 'stopgap CommonMark + GFM subset (markdown-stopgap.ts)', notes: ['Compared div.md.', "The page's text is nearer the reference's Markdown rendered than its raw text: compared rendered."] },
+      { method: 'markdown', renderer: 'micromark + micromark-extension-gfm (CommonMark + GFM)', notes: ['Compared div.md.', "The page's text is nearer the reference's Markdown rendered than its raw text: compared rendered."] },
       false, 'utf8-split', 5,
     ])
     expect(c.fields).toEqual([{ field: 'choices[0].content', equal: false }])
