@@ -340,11 +340,14 @@ describe('standalone page', () => {
         if (running) requestAnimationFrame(tick)
       }
       requestAnimationFrame(tick)
+      // the progress element may come and go between two polls: watched as the DOM changes
+      let sawProgress = false
+      const watcher = new MutationObserver(() => { if (document.querySelector('[data-testid="progress"]')) sawProgress = true })
+      watcher.observe(document.body, { childList: true, subtree: true })
       const started = performance.now()
       const data = new DataTransfer()
       data.setData('text/plain', big)
       area.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
-      let sawProgress = false
       while (performance.now() - started < 30_000) {
         await new Promise((r) => setTimeout(r, 50))
         const progress = document.querySelector('[data-testid="progress"]')
@@ -353,6 +356,7 @@ describe('standalone page', () => {
         if (!progress && count === String(n + 1)) break
       }
       running = false
+      watcher.disconnect()
       return {
         frames: n + 1, count: document.querySelector('[data-testid="frame-count"]')?.textContent, longest, sawProgress,
         ms: performance.now() - started, kept: area.value.length, updates: shown.size,
