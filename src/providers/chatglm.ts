@@ -18,7 +18,7 @@
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
 import { parseJson } from '../core/json-error.js'
 import { SearchCalls } from './search-call.js'
-import { arr, isObject, quote, str, type JsonObject } from './shared.js'
+import { arr, isObject, quote, str, type JsonObject, OnceDeltas } from './shared.js'
 import { snapshotDeltas } from './snapshot.js'
 
 const CHOICE = 0
@@ -47,14 +47,13 @@ class ChatglmMapper implements FrameMapper {
   private open: SearchCalls | null = null
   /** Searches closed so far: each call's index. */
   private closed = 0
-  private chosen = false
+  private readonly once = new OnceDeltas(CHOICE)
   private ended = false
-  private readonly noted = new Set<string>()
 
   map(frame: ParsedFrame): Delta[] {
     const j = frame.json as JsonObject
     const out: Delta[] = []
-    if (!this.chosen) { this.chosen = true; out.push({ type: 'choice', choice: CHOICE, role: 'assistant' }) }
+    this.once.choose(out)
     arr(j['parts']).forEach((part, p) => { if (isObject(part)) this.part(part, p, out) })
     const error = isObject(j['last_error']) ? j['last_error'] : null
     if (error !== null && (str(error['message']) ?? '') !== '') {
@@ -95,7 +94,7 @@ class ChatglmMapper implements FrameMapper {
         const results = type === 'quote_result' && isObject(meta) ? arr(meta['metadata_list']) : arr(c['content'])
         if (this.open !== null) this.open.replaceResults(results)
       } else {
-        this.note(out, `type:${type}`, `content of type ${quote(type)} is not reply text: kept out`)
+        this.once.note(out, `type:${type}`, `content of type ${quote(type)} is not reply text: kept out`)
       }
     })
     const extra = isObject(meta['tool_result_extra']) ? meta['tool_result_extra'] : null
@@ -113,7 +112,7 @@ class ChatglmMapper implements FrameMapper {
       if (slot === null) { slot = { text: '', start: this.length[channel] }; item[channel] = slot }
       // only the channel's last text can change: an earlier one that does is noted, not applied
       if (slot.start + slot.text.length !== this.length[channel]) {
-        if (text !== slot.text) this.note(out, `late:${key}`, `an earlier text item (${quote(key)}) changed after another: the change is not applied`)
+        if (text !== slot.text) this.once.note(out, `late:${key}`, `an earlier text item (${quote(key)}) changed after another: the change is not applied`)
         continue
       }
       out.push(...snapshotDeltas(slot.text, text, { choice: CHOICE, channel, source: `parts text ${key}`, offset: slot.start }))
@@ -141,12 +140,6 @@ class ChatglmMapper implements FrameMapper {
     const deltas = this.open.close().map((d) => d.type === 'tool-call' ? { ...d, key: this.closed++ } : d)
     this.open = null
     return deltas
-  }
-
-  private note(out: Delta[], key: string, message: string): void {
-    if (this.noted.has(key)) return
-    this.noted.add(key)
-    out.push({ type: 'note', level: 'info', message })
   }
 }
 

@@ -20,7 +20,7 @@
 
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
 import { SearchCalls } from './search-call.js'
-import { arr, index, isObject, quote, str, type JsonObject } from './shared.js'
+import { arr, index, isObject, quote, str, type JsonObject, OnceDeltas } from './shared.js'
 import { snapshotDeltas } from './snapshot.js'
 
 const CHOICE = 0
@@ -67,9 +67,8 @@ class DeepseekMapper implements FrameMapper {
   private readonly length = { content: 0, reasoning: 0 }
   private lastPath: string | null = null
   private lastOp: string | null = null
-  private chosen = false
+  private readonly once = new OnceDeltas(CHOICE)
   private ended = false
-  private readonly noted = new Set<string>()
 
   map(frame: ParsedFrame): Delta[] {
     const j = frame.json
@@ -98,7 +97,7 @@ class DeepseekMapper implements FrameMapper {
     }
     const path = given ?? this.lastPath
     if (path === null) {
-      this.note(out, 'no-path', `a value with no path before any path: ${quote(j['v'])} is not applied`)
+      this.once.note(out, 'no-path', `a value with no path before any path: ${quote(j['v'])} is not applied`)
       return out
     }
     const op = str(j['o']) ?? (given === null ? this.lastOp : null) ?? (path.endsWith('/content') ? 'APPEND' : 'SET')
@@ -123,7 +122,7 @@ class DeepseekMapper implements FrameMapper {
     if (parts.length === 3 && parts[1] === 'fragments' && op === 'APPEND' && isObject(v)) { this.open(v, out); return }
     if (parts.length === 4 && parts[1] === 'fragments') {
       const f = this.fragment(parts[2]!)
-      if (f === null) { this.note(out, `missing:${parts[2]}`, `${quote(path)}: there is no fragment ${parts[2]} yet; not applied`); return }
+      if (f === null) { this.once.note(out, `missing:${parts[2]}`, `${quote(path)}: there is no fragment ${parts[2]} yet; not applied`); return }
       this.field(f, parts[3]!, op, v, out)
       return
     }
@@ -141,7 +140,7 @@ class DeepseekMapper implements FrameMapper {
 
   /** The whole response (the first frame): its fragments as they stand, its status. */
   private response(r: JsonObject, out: Delta[]): void {
-    this.choose(out)
+    this.once.choose(out)
     for (const f of arr(r['fragments'])) if (isObject(f)) this.open(f, out)
     if (typeof r['status'] === 'string') this.responseField('status', r['status'], out)
   }
@@ -160,7 +159,7 @@ class DeepseekMapper implements FrameMapper {
   /** A new fragment, the latest: the one before it is over (a search among them emits its call). */
   private open(f: JsonObject, out: Delta[]): void {
     out.push(...this.search.close())
-    this.choose(out)
+    this.once.choose(out)
     const type = (str(f['type']) ?? 'RESPONSE').toUpperCase()
     const channel = type === 'THINK' ? 'reasoning' : type === 'RESPONSE' || type === 'TEXT' ? 'content' : null
     const frag: Fragment = { type, channel, text: '', start: channel === null ? 0 : this.length[channel] }
@@ -171,7 +170,7 @@ class DeepseekMapper implements FrameMapper {
       this.search.results(arr(f['results']))
       return
     }
-    if (channel === null) this.note(out, `type:${type}`, `fragment type ${quote(type)} is not reply text: kept out`)
+    if (channel === null) this.once.note(out, `type:${type}`, `fragment type ${quote(type)} is not reply text: kept out`)
     if (typeof f['content'] === 'string') this.field(frag, 'content', 'APPEND', f['content'], out)
   }
 
@@ -180,7 +179,7 @@ class DeepseekMapper implements FrameMapper {
       if (f.channel === null) return
       const channel = f.channel
       if (op === 'APPEND') {
-        if (f !== this.lastIn(channel)) this.note(out, 'interleaved', `an earlier ${f.type} fragment grows: its text is appended at the channel's end`)
+        if (f !== this.lastIn(channel)) this.once.note(out, 'interleaved', `an earlier ${f.type} fragment grows: its text is appended at the channel's end`)
         f.text += v
         this.length[channel] += v.length
         if (v !== '') out.push({ type: 'text', choice: CHOICE, channel, text: v })
@@ -211,17 +210,5 @@ class DeepseekMapper implements FrameMapper {
   private lastIn(channel: 'content' | 'reasoning'): Fragment | null {
     for (let i = this.fragments.length - 1; i >= 0; i--) if (this.fragments[i]!.channel === channel) return this.fragments[i]!
     return null
-  }
-
-  private choose(out: Delta[]): void {
-    if (this.chosen) return
-    this.chosen = true
-    out.push({ type: 'choice', choice: CHOICE, role: 'assistant' })
-  }
-
-  private note(out: Delta[], key: string, message: string): void {
-    if (this.noted.has(key)) return
-    this.noted.add(key)
-    out.push({ type: 'note', level: 'info', message })
   }
 }

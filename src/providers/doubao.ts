@@ -23,7 +23,7 @@
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
 import { parseJson } from '../core/json-error.js'
 import { SearchCalls } from './search-call.js'
-import { arr, isObject, str, type JsonObject } from './shared.js'
+import { arr, isObject, str, type JsonObject, OnceDeltas } from './shared.js'
 import { snapshotDeltas } from './snapshot.js'
 
 const CHOICE = 0
@@ -56,16 +56,15 @@ class DoubaoMapper implements FrameMapper {
   private readonly last: { content: Block | null; reasoning: Block | null } = { content: null, reasoning: null }
   /** Which of STREAM_CHUNK and CHUNK_DELTA carries the answer (the first to bring text). */
   private source: 'STREAM_CHUNK' | 'CHUNK_DELTA' | null = null
-  private chosen = false
+  private readonly once = new OnceDeltas(CHOICE)
   private anonymous = 0
-  private readonly noted = new Set<string>()
 
   map(frame: ParsedFrame): Delta[] {
     const j = frame.json as JsonObject
     const out: Delta[] = []
     switch (frame.event) {
       case 'STREAM_MSG_NOTIFY': {
-        this.choose(out)
+        this.once.choose(out)
         const content = decoded(j['content'])
         for (const b of arr(isObject(content) ? content['content_block'] : null)) if (isObject(b)) this.block(b, 1, out)
         break
@@ -115,7 +114,7 @@ class DoubaoMapper implements FrameMapper {
   private reads(kind: 'STREAM_CHUNK' | 'CHUNK_DELTA', out: Delta[]): boolean {
     if (this.source === null) this.source = kind
     if (this.source === kind) return true
-    this.note(out, 'both', `${kind} repeats the answer text that ${this.source} brings: read from ${this.source} alone`)
+    this.once.note(out, 'both', `${kind} repeats the answer text that ${this.source} brings: read from ${this.source} alone`)
     return false
   }
 
@@ -133,8 +132,8 @@ class DoubaoMapper implements FrameMapper {
       this.search.replaceResults(arr(s['results']))
       return
     }
-    if (type !== TEXT_BLOCK) { this.note(out, `type:${type}`, `block_type ${type} is not reply text: kept out`); return }
-    if (isObject(b['control_info']) && b['control_info']['is_visible'] === false) { this.note(out, 'hidden', 'a block with control_info.is_visible false is not shown: kept out'); return }
+    if (type !== TEXT_BLOCK) { this.once.note(out, `type:${type}`, `block_type ${type} is not reply text: kept out`); return }
+    if (isObject(b['control_info']) && b['control_info']['is_visible'] === false) { this.once.note(out, 'hidden', 'a block with control_info.is_visible false is not shown: kept out'); return }
     const text = isObject(content['text_block']) ? str(content['text_block']['text']) ?? '' : ''
     const parent = str(b['parent_id'])
     const channel = parent !== null && this.thinking.has(parent) ? 'reasoning' : 'content'
@@ -148,7 +147,7 @@ class DoubaoMapper implements FrameMapper {
       this.last[channel] = block
     }
     if (patchType === 2 && block === this.last[channel]) {
-      this.choose(out)
+      this.once.choose(out)
       if (channel === 'content') out.push(...this.search.close())
       out.push(...snapshotDeltas(block.text, text, { choice: CHOICE, channel, source: `${channel} block ${key} (patch_type 2)`, offset: block.start }))
       this.length[channel] = block.start + text.length
@@ -169,23 +168,11 @@ class DoubaoMapper implements FrameMapper {
 
   private append(block: Block, text: string, out: Delta[]): void {
     if (text === '') return
-    this.choose(out)
+    this.once.choose(out)
     if (block.channel === 'content') out.push(...this.search.close())
     block.text += text
     this.length[block.channel] += text.length
     out.push({ type: 'text', choice: CHOICE, channel: block.channel, text })
-  }
-
-  private choose(out: Delta[]): void {
-    if (this.chosen) return
-    this.chosen = true
-    out.push({ type: 'choice', choice: CHOICE, role: 'assistant' })
-  }
-
-  private note(out: Delta[], key: string, message: string): void {
-    if (this.noted.has(key)) return
-    this.noted.add(key)
-    out.push({ type: 'note', level: 'info', message })
   }
 }
 

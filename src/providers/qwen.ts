@@ -22,7 +22,7 @@
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
 import { parseJson } from '../core/json-error.js'
 import { SearchCalls } from './search-call.js'
-import { arr, errorDelta, isObject, quote, str, usageObject, type JsonObject } from './shared.js'
+import { arr, errorDelta, isObject, quote, str, usageObject, type JsonObject, OnceDeltas } from './shared.js'
 import { snapshotDeltas } from './snapshot.js'
 
 const CHOICE = 0
@@ -55,16 +55,15 @@ export const qwen: ProviderAdapter = {
 class QwenMapper implements FrameMapper {
   private readonly search = new SearchCalls({ choice: CHOICE, name: 'web_search' })
   private phase: string | null = null
-  private chosen = false
+  private readonly once = new OnceDeltas(CHOICE)
   private finished = false
   private snapshot = ''
-  private readonly noted = new Set<string>()
 
   map(frame: ParsedFrame): Delta[] {
     const j = frame.json
     const out: Delta[] = []
     if (!isObject(j)) return out
-    if (isObject(j['response.created'])) { this.choose(out); return out }
+    if (isObject(j['response.created'])) { this.once.choose(out); return out }
     if (isTongyiFrame(j)) { this.tongyi(j, out); return out }
     const error = errorDelta(j)
     if (error !== null) { out.push(error); return out }
@@ -87,7 +86,7 @@ class QwenMapper implements FrameMapper {
   }
 
   private chunk(d: JsonObject, out: Delta[]): void {
-    this.choose(out)
+    this.once.choose(out)
     // a chunk without a phase is the answer's (Qwen Chat's own clients read it so)
     const phase = str(d['phase']) ?? 'answer'
     if (phase !== this.phase) {
@@ -112,18 +111,18 @@ class QwenMapper implements FrameMapper {
       if (phase === 'answer' && d['status'] === 'finished') this.finish(out, 'finished')
       return
     }
-    this.note(out, `phase:${phase}`, `phase ${quote(phase)} is not reply text: kept out`)
+    this.once.note(out, `phase:${phase}`, `phase ${quote(phase)} is not reply text: kept out`)
   }
 
   /** Tongyi: the whole message each frame; its assistant text contents, joined, are the content. */
   private tongyi(j: JsonObject, out: Delta[]): void {
-    this.choose(out)
+    this.once.choose(out)
     let text = ''
     for (const part of arr(j['contents'])) {
       if (!isObject(part) || (part['role'] !== undefined && part['role'] !== 'assistant')) continue
       const type = str(part['contentType']) ?? 'text'
       if (type === 'text' && typeof part['content'] === 'string') text += part['content']
-      else this.note(out, `tongyi:${type}`, `contents of type ${quote(type)} are not reply text: kept out`)
+      else this.once.note(out, `tongyi:${type}`, `contents of type ${quote(type)} are not reply text: kept out`)
     }
     out.push(...snapshotDeltas(this.snapshot, text, { choice: CHOICE, channel: 'content', source: 'contents' }))
     this.snapshot = text
@@ -139,18 +138,6 @@ class QwenMapper implements FrameMapper {
     if (this.finished) return
     this.finished = true
     out.push(...this.search.close(), { type: 'finish', choice: CHOICE, reason })
-  }
-
-  private choose(out: Delta[]): void {
-    if (this.chosen) return
-    this.chosen = true
-    out.push({ type: 'choice', choice: CHOICE, role: 'assistant' })
-  }
-
-  private note(out: Delta[], key: string, message: string): void {
-    if (this.noted.has(key)) return
-    this.noted.add(key)
-    out.push({ type: 'note', level: 'info', message })
   }
 }
 

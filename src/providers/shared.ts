@@ -3,7 +3,7 @@
 // message quotes at most an excerpt of the wire.
 
 import { jsonText } from '../core/json-depth.js'
-import type { StreamErrorDelta } from '../core/types.js'
+import type { Delta, StreamErrorDelta } from '../core/types.js'
 
 export { jsonText }
 
@@ -79,4 +79,32 @@ export function quote(v: unknown, max = 60): string {
  */
 export function excerpt(s: string, max: number): string {
   return s.length > max ? (' ' + s.slice(0, max)).slice(1) + '…' : s
+}
+
+/** What a stream of one choice says once: the choice's opening, and each kind of note (by key). */
+export class OnceDeltas {
+  private chosen = false
+  private readonly noted = new Set<string>()
+
+  constructor(private readonly choice: number) {}
+
+  /** The choice opens, as the assistant's, before its first text. */
+  choose(out: Delta[]): void {
+    if (this.chosen) return
+    this.chosen = true
+    out.push({ type: 'choice', choice: this.choice, role: 'assistant' })
+  }
+
+  /** An info note, said the first time its key comes. */
+  note(out: Delta[], key: string, message: string): void {
+    if (!this.first(key)) return
+    out.push({ type: 'note', level: 'info', message })
+  }
+
+  /** True the first time `key` comes. */
+  first(key: string): boolean {
+    if (this.noted.has(key)) return false
+    this.noted.add(key)
+    return true
+  }
 }

@@ -15,7 +15,7 @@
 
 import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
 import { SearchCalls } from './search-call.js'
-import { arr, isObject, quote, str, type JsonObject } from './shared.js'
+import { arr, isObject, quote, str, type JsonObject, OnceDeltas } from './shared.js'
 
 const CHOICE = 0
 const FURNITURE: ReadonlySet<string> = new Set(['step', 'meta', 'replace', 'hint_v2_tip', 'hint', 'progress'])
@@ -40,15 +40,14 @@ export const yuanbao: ProviderAdapter = {
 
 class YuanbaoMapper implements FrameMapper {
   private readonly search = new SearchCalls({ choice: CHOICE, name: 'search' })
-  private chosen = false
-  private readonly noted = new Set<string>()
+  private readonly once = new OnceDeltas(CHOICE)
 
   map(frame: ParsedFrame): Delta[] {
     const out: Delta[] = []
     if (!isObject(frame.json)) return out
     const j = frame.json
     const type = str(j['type']) ?? ''
-    this.choose(out)
+    this.once.choose(out)
     switch (type) {
       case 'text': {
         const msg = str(j['msg'])
@@ -68,8 +67,7 @@ class YuanbaoMapper implements FrameMapper {
         out.push({ type: 'stream-error', message: str(j['msg']) ?? str(j['message']) ?? 'error', code: str(j['code']) ?? (typeof j['code'] === 'number' ? j['code'] : null), errorType: null, payload: j })
         break
       default:
-        if (!FURNITURE.has(type) && !this.noted.has(type)) {
-          this.noted.add(type)
+        if (!FURNITURE.has(type) && this.once.first(type)) {
           out.push({ type: 'note', level: 'info', message: `frame type ${quote(type)} is not reply text: kept out` })
         }
     }
@@ -78,11 +76,5 @@ class YuanbaoMapper implements FrameMapper {
 
   flush(): Delta[] {
     return this.search.close()
-  }
-
-  private choose(out: Delta[]): void {
-    if (this.chosen) return
-    this.chosen = true
-    out.push({ type: 'choice', choice: CHOICE, role: 'assistant' })
   }
 }
