@@ -47,6 +47,7 @@ describe('Live capture leaves the page as it was (Firefox)', () => {
       notes: async () => (await probe.read('[data-testid=note]')).map((n) => n.text),
       liveId: /^live:ff:/,
       seesServiceWorkerFetches: false,
+      atOnceMayEndFirst: false,
       readToEndStates: ['finished'],
     }
     await driver.setLive(true)

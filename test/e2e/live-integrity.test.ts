@@ -40,6 +40,7 @@ describe('Live capture leaves the page as it was (Chromium)', () => {
       notes: () => panel.evaluate(`[...document.querySelectorAll('[data-testid=note]')].map((n) => n.textContent)`),
       liveId: /^live:/,
       seesServiceWorkerFetches: true,
+      atOnceMayEndFirst: true,
       readToEndStates: ['finished', 'cancelled'],
     }
     await driver.setLive(true)

@@ -40,6 +40,12 @@ export interface LiveBrowser {
    */
   seesServiceWorkerFetches: boolean
   /**
+   * Whether a body sent at once may end before Live follows it (then captured on completion):
+   * Chrome answers Live's Network.streamResourceContent after the first reads, and a short
+   * body may be over by then; Firefox's stream filter is in place before the first byte.
+   */
+  atOnceMayEndFirst: boolean
+  /**
    * The states a row may end in for a fetch the page read to its end through a reader:
    * Chromium reports such a fetch as net::ERR_ABORTED (canceled) when the reader saw the end
    * before the network's completion reached the loader (seen with Chromium 150 and plain CDP,
@@ -87,8 +93,11 @@ export function liveIntegritySpec(browser: () => LiveBrowser): void {
       const got = await b.page<Read>(inPageRead(url))
       expect({ bytes: got.bytes, sha256: got.sha256 }).toEqual(exact(c.want))
       const row = await b.row(url, 'ended')
-      expect(row.id).toMatch(b.liveId)
-      expect(b.readToEndStates).toContain(row.state)
+      if (c.atOnce && b.atOnceMayEndFirst && row.id.startsWith('har-')) expect(row.state).toBe('finished')
+      else {
+        expect(row.id).toMatch(b.liveId)
+        expect(b.readToEndStates).toContain(row.state)
+      }
       // and the capture has its body: the row lists its frames (the binary one is one broken frame)
       expect(await b.frames(url)).toBeGreaterThan(0)
     }, 60_000)
