@@ -4,6 +4,7 @@
 // tool index, a provider error…), each check O(1) per delta; tool-call identity is its own
 // module (tool-calls.ts).
 
+import { carriesSomething } from './after-done.js'
 import { MAX_JSON_DEPTH, valueTooDeep } from './json-depth.js'
 import { checkArguments, LIMIT_REASONS } from './arguments-invalid.js'
 import { clip, clipMessage, describeDifference } from './quote.js'
@@ -155,22 +156,7 @@ export class Accumulator {
 
   /** A delta that carries something, in a frame after the terminal marker's (once per stream). */
   private checkAfterDone(delta: Delta, frame: number): void {
-    switch (delta.type) {
-      case 'done':
-      case 'note':
-      case 'choice':
-      case 'message':
-        return
-      case 'text':
-        if (delta.text.length === 0) return
-        break
-      case 'finish':
-        if (!nonEmpty(delta.reason)) return
-        break
-      case 'text-truncate':
-        if (!this.cuts(delta)) return
-        break
-    }
+    if (!carriesSomething(delta, (d) => this.cuts(d))) return
     this.afterDoneReported = true
     this.report(frame, 'data-after-done', 'warning', `frame ${frame} carries ${delta.type === 'text' ? delta.channel : delta.type} after the terminal marker of frame ${this.doneFrame}`)
   }
