@@ -10,7 +10,7 @@
 import { expect } from 'vitest'
 import { compareReply, type Reply } from '../../src/index.js'
 import type { FixtureCase } from './fixtures.js'
-import { chunkBytes } from './differential.js'
+import { chunkBytes, sseResponse } from './differential.js'
 
 export type ReplyMessage = Reply['messages'][number]
 
@@ -54,14 +54,7 @@ export function bodyFetch(chunks: readonly Uint8Array[], url: string, log: strin
     const at = typeof input === 'string' ? input : input instanceof URL ? input.href : (input as Request).url
     log.push(at)
     if (at !== url) throw new Error(`client fetch: unexpected URL ${at}`)
-    let i = 0
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (i < chunks.length) controller.enqueue(chunks[i++]!.slice())
-        else controller.close()
-      },
-    })
-    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } })
+    return sseResponse(chunks)
   }
 }
 
