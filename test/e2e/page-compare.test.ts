@@ -33,7 +33,21 @@ async function selectRequest(panel: PanelHandle, url: string): Promise<void> {
   await panel.waitFor(`${row}?.dataset.state === 'finished'`, { message: `a finished request row for ${url}` })
   await panel.evaluate(`${row}.click()`)
   await panel.waitFor(`document.querySelector('.ds-sel-title')?.title === ${sel(url)}`, { message: `the selection to show ${url}` })
-  await panel.evaluate(`document.querySelector('[data-testid=compare]').open = true`)
+  await showCompare(panel)
+}
+
+/**
+ * The Reply pane shown and its compare block open. In the stacked layout (a narrow DevTools
+ * window) the Reply tab is clicked, again on each poll: the layout may switch under a click
+ * that came first.
+ */
+async function showCompare(panel: PanelHandle): Promise<void> {
+  await panel.waitFor(`(() => {
+    const block = document.querySelector('[data-testid=compare]')
+    if (!block) { document.querySelector('[data-testid=pane-tab-reply]')?.click(); return false }
+    block.open = true
+    return true
+  })()`, { message: 'the compare block shown' })
 }
 
 /** Clicks "Compare with the page" and waits for a comparison of this request that differs from `before`. */
@@ -67,8 +81,7 @@ async function shoot(panel: PanelHandle, name: string, size: { width: number; he
   await panel.devtools.send('Emulation.setDeviceMetricsOverride', { ...size, deviceScaleFactor: 1, mobile: false })
   try {
     await panel.waitFor(`document.querySelector('.ds-root').dataset.layout === ${sel(size.width < 700 ? 'stacked' : 'side')}`, { message: 'the layout for the shot' })
-    await panel.evaluate(`document.querySelector('[data-testid=pane-tab-reply]')?.click()`)
-    await panel.waitFor(`document.querySelector('[data-testid=compare]')`, { message: 'the compare block in view' })
+    await showCompare(panel)
     // the page's buttons at the top, clear of the reply pane's sticky scrubber
     await panel.evaluate(`(() => {
       const el = document.querySelector('[data-testid=page-compare]')
@@ -151,6 +164,7 @@ describe.skipIf(!available)('Compare with the page (Chromium, dist/chrome)', () 
 
   it('Pick: a real mouse click on the page chooses the element (the page never gets the click); Escape cancels; nothing is left behind', async () => {
     const leftovers = `({ prop: Object.getOwnPropertyNames(window).includes('__deltascopePicker'), boxes: [...document.querySelectorAll('body > div')].filter((d) => d.style.zIndex === '2147483647').length })`
+    await showCompare(panel) // the shots before resized the window: the layout may have changed under it
     // Escape cancels
     await panel.evaluate(`document.querySelector('[data-testid=page-pick]').click()`)
     await b.page.waitForFunction(() => Object.getOwnPropertyNames(window).includes('__deltascopePicker'))
@@ -178,6 +192,7 @@ describe.skipIf(!available)('Compare with the page (Chromium, dist/chrome)', () 
   }, 30_000)
 
   it('with "Compare every stream with the page" on, the next streams\' rows show their verdicts without a click', async () => {
+    await showCompare(panel)
     await panel.evaluate(`document.querySelector('[data-testid=page-every]').click()`)
     await ask('correct', 4)
     const mark = (n: number) => `[...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(url(n))})?.querySelector('[data-testid=request-page]')`
