@@ -81,15 +81,20 @@ async function shoot(panel: PanelHandle, name: string, size: { width: number; he
   await panel.devtools.send('Emulation.setDeviceMetricsOverride', { ...size, deviceScaleFactor: 1, mobile: false })
   try {
     await panel.waitFor(`document.querySelector('.ds-root').dataset.layout === ${sel(size.width < 700 ? 'stacked' : 'side')}`, { message: 'the layout for the shot' })
-    await showCompare(panel)
-    // the page's buttons at the top, clear of the reply pane's sticky scrubber
-    await panel.evaluate(`(() => {
-      const el = document.querySelector('[data-testid=page-compare]')
+    // the page's buttons at the top, clear of the reply pane's sticky scrubber; polled, as
+    // the resize may re-render the pane between finding the block and scrolling to it
+    await panel.waitFor(`(() => {
+      const block = document.querySelector('[data-testid=compare]')
+      if (!block) { document.querySelector('[data-testid=pane-tab-reply]')?.click(); return false }
+      block.open = true
+      const el = block.querySelector('[data-testid=page-compare]')
+      if (!el) return false
       el.scrollIntoView({ block: 'start' })
       let box = el.parentElement
       while (box && box.scrollHeight <= box.clientHeight) box = box.parentElement
       if (box) box.scrollTop -= 48
-    })()`)
+      return true
+    })()`, { message: 'the page-compare controls scrolled into view' })
     await sleep(300) // a paint after the scroll
     const shot = await panel.devtools.send<{ data: string }>('Page.captureScreenshot', { format: 'png' })
     writeFileSync(screenshotPath(name), Buffer.from(shot.data, 'base64'))
