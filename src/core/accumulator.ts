@@ -240,6 +240,11 @@ export class Accumulator {
       this.frameFailed(frame, 'applying its "text-truncate" delta', new RangeError(`length ${clip(String(d.length))} is not a whole number of characters`), 'that delta was skipped')
       return
     }
+    if (d.messageId !== undefined) {
+      const m = this.messages.message(this.choice(d.choice).index, d.messageId)
+      this.messages.truncate(m, d.channel, d.length, (part, keep) => this.provenance?.truncate(part.target, keep))
+      return
+    }
     if (!this.cuts(d)) return
     const c = this.choices.get(d.choice)!
     c.channels[d.channel].truncate(d.length)

@@ -58,6 +58,11 @@ export interface TextTruncateDelta {
   choice: number
   channel: Channel
   length: number
+  /**
+   * The message whose text it cuts: `length` then counts that message's text of the channel
+   * (its text parts joined), not the choice's (ChatGPT web rewriting one message of a turn).
+   */
+  messageId?: string
 }
 
 export interface ToolCallDelta {

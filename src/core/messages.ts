@@ -102,6 +102,25 @@ export class MessageTable {
     return part
   }
 
+  /**
+   * Keeps the first `length` characters of the message's text of one channel (its text parts
+   * joined); calls `cut(part, keep)` for each part that loses text. False when nothing is cut.
+   */
+  truncate(m: MessageState, channel: Channel, length: number, cut: (part: TextPart, keep: number) => void): boolean {
+    let before = 0
+    let cutAny = false
+    for (const p of m.parts) {
+      if (p.kind !== 'text' || p.channel !== channel) continue
+      const keep = Math.max(0, length - before)
+      before += p.text.length
+      if (keep >= p.text.length) continue
+      p.text.truncate(keep)
+      cut(p, keep)
+      cutAny = true
+    }
+    return cutAny
+  }
+
   /** A call becomes a part of the message that first names it (once). */
   placeCall(m: MessageState, call: ToolState): void {
     if (this.placed.has(call)) return

@@ -8,10 +8,13 @@
 // - an assistant message to a tool (`recipient` not "all") is a tool call named after the
 //   recipient, its text the arguments; the tool's own messages, user, system and hidden
 //   messages are not the reply.
+// A message with an id is a message of Reply.messages (its text and its call kept in it, as
+// the app shows each message of a turn apart); choice 0 holds their text joined in order.
 // Provenance: an append to the end of a message's text is credited as it comes (a `text`
 // delta of exactly the appended string); any other change to the text (a replace, a truncate,
 // a new root, a snapshot) compares the text before and after: what was cut is a
-// `text-truncate` to the common prefix, what is new is a `text` delta.
+// `text-truncate` to the common prefix (of that message's text, when it has an id), what is
+// new is a `text` delta.
 
 import type { JsonPatchDocument } from '../core/json-patch.js'
 import type { Channel, Delta } from '../core/types.js'
@@ -138,6 +141,8 @@ export class ReplyWriter {
   private readonly lastWriter: Record<Channel, TrackedMessage | null> = { content: null, reasoning: null, refusal: null }
   private toolCalls = 0
   private announced = false
+  /** Ids of the messages already announced to Reply.messages. */
+  private readonly opened = new Set<string>()
 
   track(described: Pick<TrackedMessage, 'id' | 'kind' | 'label' | 'tail' | 'noteworthy'>): TrackedMessage {
     return { ...described, emitted: 0, start: -1, toolKey: -1, status: null, finishType: null, frozen: false }
@@ -179,6 +184,12 @@ export class ReplyWriter {
       m.emitted += text.length
       return
     }
+    if (m.id !== null) {
+      this.open(out, m.id)
+      out.push({ type: 'text', choice: CHOICE, channel: m.kind === 'reasoning' ? 'reasoning' : 'content', text, messageId: m.id })
+      m.emitted += text.length
+      return
+    }
     const channel: Channel = m.kind === 'reasoning' ? 'reasoning' : 'content'
     if (this.lastWriter[channel] !== m) {
       // its text starts here only if it had none before; otherwise another message wrote between its parts
@@ -193,7 +204,19 @@ export class ReplyWriter {
   private openCall(out: Delta[], m: TrackedMessage): void {
     this.announce(out)
     m.toolKey = this.toolCalls++
+    if (m.id !== null) {
+      this.open(out, m.id)
+      out.push({ type: 'tool-call', choice: CHOICE, key: m.toolKey, id: m.id, name: m.label, callType: 'function', arguments: '', freeText: true, messageId: m.id })
+      return
+    }
     out.push({ type: 'tool-call', choice: CHOICE, key: m.toolKey, id: m.id, name: m.label, callType: 'function', arguments: '', freeText: true })
+  }
+
+  /** The message exists in Reply.messages from its first text or call on. */
+  private open(out: Delta[], id: string): void {
+    if (this.opened.has(id)) return
+    this.opened.add(id)
+    out.push({ type: 'message', choice: CHOICE, messageId: id, role: 'assistant' })
   }
 
   /** Cuts the message's text in the reply to `keep` characters; returns how many it really keeps. */
@@ -203,6 +226,12 @@ export class ReplyWriter {
       return m.emitted
     }
     const channel: Channel = kind === 'reasoning' ? 'reasoning' : 'content'
+    if (m.id !== null) {
+      // its text is its own message's: cut there, whatever other messages wrote after it
+      out.push({ type: 'text-truncate', choice: CHOICE, channel, length: keep, messageId: m.id })
+      m.emitted = keep
+      return keep
+    }
     if (this.lastWriter[channel] !== m || m.start < 0) {
       out.push({ type: 'note', level: 'warning', message: `message ${m.id ?? '(no id)'} rewrote text that another message's text follows in the reply: the reply keeps the old text`, symptom: 'A client that concatenates messages shows text the message no longer has.' })
       return m.emitted

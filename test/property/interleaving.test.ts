@@ -1,5 +1,6 @@
 // Interleaving invariance (docs/architecture.md#messages): two messages that stream at once —
-// a LangGraph fan-out, two AG-UI text messages open together, two AI SDK text parts — come
+// a LangGraph fan-out, two AG-UI text messages open together, two AI SDK text parts, two
+// ChatGPT web messages on their own channels — come
 // out the same whatever the order their chunks take on the wire: each message holds its own
 // text and calls, in its own order; the messages are listed in the order of their first
 // chunk; the choice's content is their text joined in that order.
@@ -129,6 +130,33 @@ describe('interleaving: two messages streamed at once', () => {
         id: 'msg', role: 'assistant', parts: [{ type: 'text', text: a.texts.join('') }, { type: 'text', text: b.texts.join('') }],
       }])
       expect(reply.choices[0]!.content).toBe(a.texts.join('') + b.texts.join(''))
+    }), { numRuns: 300 })
+  })
+
+  it('ChatGPT web: two messages on their own channels c, appended in any interleaving, each rewritten after the other wrote, keep their own text', () => {
+    fc.assert(fc.property(scriptArb, scriptArb, scheduleArb, fc.nat({ max: 6 }), (a, b, schedule, cut) => {
+      const msg = (id: string) => ({ message: { id, author: { role: 'assistant' }, content: { content_type: 'text', parts: [''] }, status: 'in_progress', recipient: 'all', channel: 'final' }, conversation_id: 'c1' })
+      const appends = (c: number, s: Script) => s.texts.map((t) => sse('delta', { p: '/message/content/parts/0', o: 'append', v: t, c }))
+      const textA = a.texts.join('')
+      const kept = textA.slice(0, Math.min(cut, textA.length))
+      const wire = [
+        sse('delta_encoding', 'v1'),
+        sse('delta', { p: '', o: 'add', v: msg('m-a'), c: 0 }),
+        sse('delta', { p: '', o: 'add', v: msg('m-b'), c: 1 }),
+        ...interleave(appends(0, a), appends(1, b), schedule),
+        // the first message rewritten once the second has written after it
+        sse('delta', { p: '/message/content/parts/0', o: 'replace', v: `${kept}!`, c: 0 }),
+        sse(null, { type: 'message_stream_complete', conversation_id: 'c1' }),
+        'data: [DONE]\n\n',
+      ]
+      const reply = merge(wire.join(''))
+      const first = schedule[0] === 0
+      const ma: ReplyMessage = { id: 'm-a', role: 'assistant', parts: [{ type: 'text', text: `${kept}!` }] }
+      const mb: ReplyMessage = { id: 'm-b', role: 'assistant', parts: [{ type: 'text', text: b.texts.join('') }] }
+      // listed in the order of their first text (both have some: scriptArb's texts are never empty)
+      const order = first ? [ma, mb] : [mb, ma]
+      expect(reply.messages).toEqual(order)
+      expect(reply.choices[0]!.content).toBe(order.map((m) => (m.parts[0] as { text: string }).text).join(''))
     }), { numRuns: 300 })
   })
 

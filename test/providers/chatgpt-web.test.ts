@@ -192,6 +192,37 @@ describe('patch mode: what each operation writes into the reply', () => {
     expect(content(reply)).toBe('')
   })
 
+  it('each assistant message of the turn is a message of Reply.messages, by its id, in the order it first wrote: a call to a tool, then the answer', () => {
+    const call = message('call-1', { recipient: 'python' }, { content_type: 'code', language: 'python', text: '' })
+    const { reply } = run([
+      ['delta_encoding', 'v1'],
+      ['delta', { p: '', o: 'add', v: call, c: 0 }],
+      ['delta', { p: '/message/content/text', o: 'append', v: 'print(1)' }],
+      ['delta', { p: '', o: 'add', v: message('m2', {}, { content_type: 'text', parts: ['It printed 1.'] }), c: 1 }],
+    ])
+    expect(reply.messages).toEqual([
+      { id: 'call-1', role: 'assistant', parts: [{ type: 'tool-call', id: 'call-1', name: 'python', arguments: 'print(1)', parsedArguments: null, argumentsError: expect.stringMatching(/^Unexpected/) }] },
+      { id: 'm2', role: 'assistant', parts: [{ type: 'text', text: 'It printed 1.' }] },
+    ])
+  })
+
+  it('a message rewritten after another message wrote is cut in its own message: the reply has its new text, with no warning', () => {
+    const { reply, diagnostics, provenance } = run([
+      ['delta_encoding', 'v1'],
+      ['delta', { p: '', o: 'add', v: message('m1'), c: 0 }],
+      ['delta', { p: '', o: 'add', v: message('m2'), c: 1 }],
+      ['delta', { p: '/message/content/parts/0', o: 'append', v: 'Draft one', c: 0 }],
+      ['delta', { p: '/message/content/parts/0', o: 'append', v: 'Second.', c: 1 }],
+      ['delta', { p: '/message/content/parts/0', o: 'replace', v: 'Draft 1. ', c: 0 }],
+      COMPLETE,
+    ])
+    expect(reply.messages.map((m) => [m.id, (m.parts[0] as { text: string }).text])).toEqual([['m1', 'Draft 1. '], ['m2', 'Second.']])
+    expect(content(reply)).toBe('Draft 1. Second.')
+    expect(diagnostics.filter((d) => d.level !== 'info')).toEqual([])
+    // frame 3 keeps "Draft " (its common prefix with the new text), frame 5 wrote "1. "; m2's text follows
+    expect(provenance.sort((x, y) => x[2] - y[2])).toEqual([[3, 'content', 0, 6], [5, 'content', 6, 9], [4, 'content', 9, 16]])
+  })
+
   it('user, system and tool messages and messages hidden from the conversation are not the reply, without a note (every turn has them)', () => {
     const hidden = message('h1', { metadata: { is_visually_hidden_from_conversation: true } }, { content_type: 'text', parts: ['secret'] })
     const user = { ...message('u1'), message: { id: 'u1', author: { role: 'user' }, content: { content_type: 'text', parts: ['question'] }, recipient: 'all' } }
