@@ -33,7 +33,7 @@ import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/t
 import { isEventFrame, LangGraphEventMapper } from './langgraph-events.js'
 import { chunkCalls, finishReason, isAiMessage, isToolMessage, messageId, messageTexts, snapshotCalls, usageOf, type MessageCall } from './langchain-message.js'
 import { argumentsText, excerpt, isObject, jsonText, quote, str, type JsonObject } from './shared.js'
-import { extendsText, SnapshotChannels } from './snapshot.js'
+import { extendsText, SnapshotChannels, snapshotDeltas } from './snapshot.js'
 
 const CHOICE = 0
 
@@ -75,9 +75,14 @@ interface CallState {
   closed: boolean
 }
 
-/** One AI message read in snapshot mode: its calls (its texts are in SnapshotChannels). */
+/**
+ * One AI message read in snapshot mode: its calls, and its texts so far when it has an id (a
+ * message of Reply.messages, snapshotted in its own text); one without an id writes into the
+ * choice's channels (SnapshotChannels).
+ */
 interface SnapshotState {
   calls: Map<string, CallState>
+  texts: Record<'reasoning' | 'content', string>
   closed: boolean
 }
 
@@ -213,13 +218,24 @@ class LangGraphMapper implements FrameMapper {
       const id = messageId(m) ?? ''
       let state = this.messages.get(id)
       if (state === undefined) {
-        state = { calls: new Map(), closed: false }
+        state = { calls: new Map(), texts: { reasoning: '', content: '' }, closed: false }
         this.messages.set(id, state)
       }
       this.start(out)
       const texts = messageTexts(m)
-      this.channels.snapshot(out, texts.reasoning, id, { choice: CHOICE, channel: 'reasoning', source })
-      this.channels.snapshot(out, texts.content, id, { choice: CHOICE, channel: 'content', source })
+      if (id === '') {
+        this.channels.snapshot(out, texts.reasoning, id, { choice: CHOICE, channel: 'reasoning', source })
+        this.channels.snapshot(out, texts.content, id, { choice: CHOICE, channel: 'content', source })
+      } else {
+        this.open(out, id, 'assistant', str(m['name']))
+        for (const channel of ['reasoning', 'content'] as const) {
+          // the message's own text: a rewrite cuts it alone, whatever other messages wrote since
+          for (const d of snapshotDeltas(state.texts[channel], texts[channel], { choice: CHOICE, channel, source })) {
+            out.push(d.type === 'text' || d.type === 'text-truncate' ? { ...d, messageId: id } : d)
+          }
+          state.texts[channel] = texts[channel]
+        }
+      }
       for (const call of snapshotCalls(m)) this.snapshotCall(out, state, id, call, source)
       this.settle(m, out)
       if (complete || finishReason(m) !== null) this.close(state, source, out)
@@ -234,15 +250,16 @@ class LangGraphMapper implements FrameMapper {
       c = { key: this.key(id, ident), id: null, name: null, text: null, parsed: undefined, closed: false }
       state.calls.set(ident, c)
     }
+    const inMessage = id === '' ? {} : { messageId: id }
     if ((call.id !== null && c.id === null) || (call.name !== null && c.name === null)) {
       c.id ??= call.id
       c.name ??= call.name
-      out.push({ type: 'tool-call', choice: CHOICE, key: c.key, id: c.id, name: c.name })
+      out.push({ type: 'tool-call', choice: CHOICE, key: c.key, id: c.id, name: c.name, ...inMessage })
     }
     if (call.text !== null) {
       const previous = c.text ?? ''
       if (extendsText(previous, call.text)) {
-        if (call.text.length > previous.length) out.push({ type: 'tool-call', choice: CHOICE, key: c.key, id: c.id, arguments: call.text.slice(previous.length) })
+        if (call.text.length > previous.length) out.push({ type: 'tool-call', choice: CHOICE, key: c.key, id: c.id, arguments: call.text.slice(previous.length), ...inMessage })
       } else {
         out.push({
           type: 'note', level: 'warning', code: 'snapshot-rewrote',

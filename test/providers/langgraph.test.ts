@@ -155,14 +155,16 @@ describe('messages/partial and messages/complete (snapshots)', () => {
     expect([choice(reply).content, diagnostics]).toEqual(['First. Second.', [[2, 'snapshot-rewrote']]])
   })
 
-  it('a rewrite of a message another message wrote after is said and not applied; its later extension follows the other\'s text', () => {
+  it('a rewrite of a message another message wrote after is applied in its own message (and said); the choice joins the messages in order', () => {
     const { reply, diagnostics } = read([
       partial('run-1', { content: 'Alpha' }),
       partial('run-2', { content: 'Beta' }),
       partial('run-1', { content: 'Alpine' }),
       partial('run-1', { content: 'Alphabet' }),
     ])
-    expect([choice(reply).content, diagnostics]).toEqual(['AlphaBetabet', [[2, 'snapshot-rewrote']]])
+    expect(reply.messages.map((m) => [m.id, m.parts])).toEqual([['run-1', [{ type: 'text', text: 'Alphabet' }]], ['run-2', [{ type: 'text', text: 'Beta' }]]])
+    // "Alpine" rewrote "Alpha", and "Alphabet" rewrote "Alpine"
+    expect([choice(reply).content, diagnostics]).toEqual(['AlphabetBeta', [[2, 'snapshot-rewrote'], [3, 'snapshot-rewrote']]])
   })
 
   it('tool_use partial_json is the argument text so far: each frame adds its part', () => {
