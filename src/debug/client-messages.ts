@@ -86,14 +86,26 @@ function textOf(v: unknown): string {
   return arr(v).map((b) => (isObject(b) && (b['type'] === 'text' || b['type'] === undefined) ? str(b['text']) ?? '' : typeof b === 'string' ? b : '')).join('')
 }
 
-/** UIMessage parts: text, reasoning, and tool parts with their input and, once there, their output or error. */
+/**
+ * UIMessage parts: text, reasoning, and tool parts with their input and, once there, their
+ * output or error. AI SDK 4's message (`useChat` of ai 4) has the same list with its own
+ * names: a reasoning part's text is `reasoning`, a call is a `tool-invocation` part.
+ */
 function uiMessage(m: Obj): ClientMessage {
   const parts: ClientPart[] = []
   for (const part of arr(m['parts'])) {
     if (!isObject(part)) continue
     const type = str(part['type']) ?? ''
-    if (type === 'text' || type === 'reasoning') parts.push({ type, text: str(part['text']) ?? '' })
-    else if (type === 'dynamic-tool' || type.startsWith('tool-')) {
+    if (type === 'text' || type === 'reasoning') parts.push({ type, text: str(part['text']) ?? str(part['reasoning']) ?? '' })
+    else if (type === 'tool-invocation' && isObject(part['toolInvocation'])) {
+      const t = part['toolInvocation']
+      const id = str(t['toolCallId'])
+      const call: ClientPart = { type: 'tool-call', id, name: str(t['toolName']) }
+      const args = argumentsOf(t['args'])
+      if (args) call.arguments = args
+      parts.push(call)
+      if (t['state'] === 'result') parts.push({ type: 'tool-result', toolCallId: id, output: t['result'] })
+    } else if (type === 'dynamic-tool' || type.startsWith('tool-')) {
       const id = str(part['toolCallId'])
       const call: ClientPart = { type: 'tool-call', id, name: type === 'dynamic-tool' ? str(part['toolName']) : type.slice('tool-'.length) }
       const args = argumentsOf(part['input'])

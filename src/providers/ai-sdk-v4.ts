@@ -16,8 +16,14 @@
 //   (finish_step) ends one step: its finishReason (`tool-calls` before a tool round trip) is
 //   the step's, not the message's. `f` (start_step) carries a message id.
 // - `3` is an error (a JSON string): a stream error.
-// - `a` tool results, `j` reasoning signatures and `2` data are not reply text; `i` redacted
-//   reasoning, `8` annotations, `h` sources and `k` files are kept out with a note each.
+// - Reply.messages holds the one assistant message as the SDK's client (`callChatApi`,
+//   `processChatResponse` of @ai-sdk/ui-utils 1) builds it: its id the `f` part's messageId
+//   (null when none came before the reply began: the client makes one up), a text part and a
+//   reasoning part per step (`e` starts new ones; a continued step, `isContinued`, goes on with
+//   its text part), calls placed where they first appear, `a` their results, `h` sources and
+//   `k` files as parts.
+// - `j` reasoning signatures and `2` data are not reply text; `i` redacted reasoning and `8`
+//   annotations are kept out with a note each.
 // - 1 and 4–7 belong to older streams (function calls, the assistant stream): noted, not read.
 
 import { parseJson } from '../core/json-error.js'
@@ -36,7 +42,7 @@ const VALUE_SHAPE: Readonly<Record<string, 'string' | 'object' | 'array' | 'call
 
 /** Parts kept out of the reply that a client shows somewhere: one note per code. */
 const KEPT_OUT: Readonly<Record<string, string>> = {
-  'i': 'redacted reasoning (i)', '8': 'message annotations (8)', 'h': 'sources (h)', 'k': 'files (k)',
+  'i': 'redacted reasoning (i)', '8': 'message annotations (8)',
 }
 
 /** Fragments far longer than the whole call are not parsed to be compared with it (see ai-sdk.ts). */
@@ -71,6 +77,11 @@ class DataStreamMapper {
   private announced = false
   private readonly calls = new Map<string, CallState>()
   private readonly noted = new Set<string>()
+  /** The message's id: the first `f`'s messageId, '' once the reply began without one (null: not yet known). */
+  private messageId: string | null = null
+  /** Steps ended so far, for the text and reasoning part ids (a continued step keeps its text part). */
+  private textStep = 0
+  private reasoningStep = 0
 
   map(frame: ParsedFrame): Delta[] {
     const code = frame.event
@@ -80,8 +91,10 @@ class DataStreamMapper {
       case '0':
       case 'g':
         this.announce(out)
-        if (typeof j === 'string') out.push({ type: 'text', choice: CHOICE, channel: code === '0' ? 'content' : 'reasoning', text: j })
-        else out.push(this.misshapen(code, j))
+        if (typeof j !== 'string') { out.push(this.misshapen(code, j)); return out }
+        out.push(code === '0'
+          ? { type: 'text', choice: CHOICE, channel: 'content', text: j, messageId: this.message(out), partId: `text ${this.textStep}` }
+          : { type: 'text', choice: CHOICE, channel: 'reasoning', text: j, messageId: this.message(out), partId: `reasoning ${this.reasoningStep}` })
         return out
       case 'b': return this.toolStart(out, j)
       case 'c': return this.toolDelta(out, j)
@@ -97,9 +110,23 @@ class DataStreamMapper {
         return out
       }
       case '3':
-        out.push({ type: 'stream-error', message: typeof j === 'string' ? j : excerpt(jsonText(j), 1000), payload: j })
+        out.push({ type: 'stream-error', message: typeof j === 'string' ? j : excerpt(jsonText(j), 1000), payload: j, ...(this.messageId === null ? {} : { messageId: this.message(out) }) })
         return out
-      case 'a': case 'e': case 'f': case 'j': case '2':
+      case 'f': return this.startStep(out, j)
+      case 'e':
+        if (isObject(j)) {
+          this.reasoningStep++
+          if (j['isContinued'] !== true) this.textStep++
+        }
+        return out
+      case 'a': return this.toolResult(out, j)
+      case 'h':
+      case 'k':
+        this.announce(out)
+        if (!isObject(j)) { out.push(this.misshapen(code, j)); return out }
+        out.push({ type: 'message-part', choice: CHOICE, messageId: this.message(out), part: code === 'h' ? 'source' : 'file', data: j })
+        return out
+      case 'j': case '2':
         return out
     }
     if (code !== null && KEPT_OUT[code] !== undefined) {
@@ -124,6 +151,42 @@ class DataStreamMapper {
     return { type: 'note', level: 'warning', message: `part ${code} carries ${quote(j)}, not the value its code calls for (the SDK's client throws here)` }
   }
 
+  /** The message the reply's parts go to, named (once) when the first of them comes. */
+  private message(out: Delta[]): string {
+    if (this.messageId === null) {
+      this.messageId = ''
+      out.push({ type: 'message', choice: CHOICE, messageId: '', role: 'assistant' })
+    }
+    return this.messageId
+  }
+
+  /** `f` (start_step): its messageId names the message, when nothing of it came before. */
+  private startStep(out: Delta[], j: unknown): Delta[] {
+    const id = isObject(j) ? str(j['messageId']) : null
+    if (id === null) return out
+    if (this.messageId === null) {
+      this.messageId = id
+      this.announce(out)
+      out.push({ type: 'message', choice: CHOICE, messageId: id, role: 'assistant' })
+    } else if (id !== this.messageId && !this.noted.has('f')) {
+      this.noted.add('f')
+      out.push({ type: 'note', level: 'info', message: `a later step names the message ${quote(id)}, not ${quote(this.messageId)}: the SDK's client renames its message to the last step's id; Reply.messages keeps the first` })
+    }
+    return out
+  }
+
+  /** `a` (tool_result): the call's result, a part of the message. */
+  private toolResult(out: Delta[], j: unknown): Delta[] {
+    const id = isObject(j) ? str(j['toolCallId']) : null
+    if (id === null) { out.push(this.misshapen('a', j)); return out }
+    if (!this.calls.has(id)) {
+      out.push({ type: 'note', level: 'warning', message: `tool result for ${quote(id)} with no tool call before it (the SDK's client throws here)` })
+      return out
+    }
+    out.push({ type: 'tool-result', choice: CHOICE, messageId: this.message(out), toolCallId: id, output: (j as JsonObject)['result'] ?? null, isError: false })
+    return out
+  }
+
   /** The call's key: the order in which its toolCallId first appeared. */
   private call(id: string): CallState {
     let call = this.calls.get(id)
@@ -138,7 +201,7 @@ class DataStreamMapper {
     const id = isObject(j) ? str(j['toolCallId']) : null
     if (id === null) { out.push(this.misshapen('b', j)); return out }
     this.announce(out)
-    out.push({ type: 'tool-call', choice: CHOICE, key: this.call(id).key, id, name: str((j as JsonObject)['toolName']) })
+    out.push({ type: 'tool-call', choice: CHOICE, key: this.call(id).key, id, name: str((j as JsonObject)['toolName']), messageId: this.message(out) })
     return out
   }
 
@@ -151,7 +214,7 @@ class DataStreamMapper {
     if (!known) out.push({ type: 'note', level: 'warning', message: `tool call delta for ${quote(id)} with no tool call streaming start (b) before it` })
     const fragment = str((j as JsonObject)['argsTextDelta'])
     if (fragment !== null) call.fragments += fragment
-    out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, arguments: fragment })
+    out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, arguments: fragment, messageId: this.message(out) })
     return out
   }
 
@@ -166,7 +229,7 @@ class DataStreamMapper {
     const whole = args === undefined ? null : jsonText(args)
     const fragments = call.fragments
     if (fragments.length === 0) {
-      out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, name, arguments: whole })
+      out.push({ type: 'tool-call', choice: CHOICE, key: call.key, id, name, arguments: whole, messageId: this.message(out) })
       return out
     }
     const same = whole === null || whole === fragments || (fragments.length <= COMPARE_RATIO * whole.length + 1024 && sameJson(fragments, args))

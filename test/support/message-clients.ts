@@ -1,9 +1,10 @@
 // The real clients of the message protocols, each run on a body through its own custom fetch,
 // and their end states as the plain message view (test/support/differential-messages.ts):
-// AG-UI's HttpAgent (@ag-ui/client 1.0) and the AI SDK's DefaultChatTransport +
-// readUIMessageStream (ai 6). Shared by the per-protocol suites and the interleaving runs.
+// AG-UI's HttpAgent (@ag-ui/client 1.0), the AI SDK's DefaultChatTransport +
+// readUIMessageStream (ai 6), and AI SDK 4's callChatApi (@ai-sdk/ui-utils 1) for the v4 data stream. Shared by the per-protocol suites and the interleaving runs.
 
 import { HttpAgent } from '@ag-ui/client'
+import { callChatApi } from '@ai-sdk/ui-utils'
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai'
 import { expect, vi } from 'vitest'
 import { ORACLE_BASE } from './differential.js'
@@ -73,6 +74,51 @@ export function uiMessageView(m: UIMessage): MessageView {
       view.calls.push({ id, name: p.type === 'dynamic-tool' ? (p['toolName'] as string) : p.type.slice('tool-'.length), args: p['input'] })
       if (p['state'] === 'output-available') view.results.push({ toolCallId: id, output: p['output'], isError: false })
       else if (p['state'] === 'output-error') view.results.push({ toolCallId: id, output: p['errorText'], isError: true })
+    }
+  }
+  return view
+}
+
+/** The id callChatApi gives a message whose stream named none (its generateId, here fixed). */
+export const V4_MADE_UP_ID = 'made-up-by-the-client'
+
+interface V4End {
+  /** The last message the client showed (onUpdate), as ui-utils 1 builds it. */
+  message: Dict | undefined
+  /** What callChatApi threw (a `3:` error part), if anything. */
+  threw: string | null
+}
+
+/** The AI SDK 4 chat client (callChatApi of @ai-sdk/ui-utils 1, what useChat ran) on a data stream body. */
+export async function runDataStreamClient(chunks: readonly Uint8Array[]): Promise<V4End> {
+  const urls: string[] = []
+  let message: Dict | undefined
+  let threw: string | null = null
+  try {
+    await callChatApi({
+      api: AI_SDK_URL, body: { messages: [] }, streamProtocol: 'data', credentials: undefined, headers: undefined,
+      abortController: () => null, restoreMessagesOnFailure: () => {}, onResponse: undefined,
+      onUpdate: ({ message: m }) => { message = m as unknown as Dict }, onFinish: undefined, onToolCall: undefined,
+      generateId: () => V4_MADE_UP_ID, fetch: bodyFetch(chunks, AI_SDK_URL, urls) as typeof fetch, lastMessage: undefined,
+    })
+  } catch (e) {
+    threw = e instanceof Error ? e.message : String(e)
+  }
+  expect(urls).toEqual([AI_SDK_URL])
+  return { message, threw }
+}
+
+/** An AI SDK 4 message as the plain view: its text and reasoning parts, each tool invocation a call and (with a result) a result. */
+export function v4MessageView(m: Dict): MessageView {
+  const id = m['id'] === V4_MADE_UP_ID ? null : (m['id'] as string)
+  const view: MessageView = { id, role: m['role'] as string, text: '', reasoning: '', calls: [], results: [] }
+  for (const p of m['parts'] as Array<Dict & { type: string }>) {
+    if (p.type === 'text') view.text += p['text'] as string
+    else if (p.type === 'reasoning') view.reasoning += p['reasoning'] as string
+    else if (p.type === 'tool-invocation') {
+      const t = p['toolInvocation'] as Dict
+      view.calls.push({ id: t['toolCallId'] as string, name: t['toolName'] as string, args: t['args'] })
+      if (t['state'] === 'result') view.results.push({ toolCallId: t['toolCallId'] as string, output: t['result'], isError: false })
     }
   }
   return view
