@@ -118,6 +118,33 @@ describe('an AI SDK UIMessage[]', () => {
   })
 })
 
+describe('an AI SDK 4 message (useChat of ai 4)', () => {
+  const f = () => fixtureOf('ai-sdk-v4/server-side-tool-roundtrip.txt')
+  const v4 = (result: unknown) => [{
+    id: 'made-up', role: 'assistant', content: 'The weather in London is sunny.',
+    parts: [
+      { type: 'tool-invocation', toolInvocation: { state: 'result', step: 0, toolCallId: 'tool-call-id', toolName: 'tool-name', args: { city: 'London' }, result } },
+      { type: 'text', text: 'The weather in London is sunny.' },
+    ],
+  }]
+
+  it('its tool-invocation part is the call and, with state result, its result: equal when they are', () => {
+    expect(compareReply(f(), v4({ weather: 'sunny' })).differences).toEqual([])
+  })
+
+  it('a different result is named by its message and part', () => {
+    expect(compareReply(f(), v4({ weather: 'rain' })).differences.map((d) => d.field)).toEqual(['messages[0].parts[1].output'])
+  })
+
+  it('a reasoning part\'s text is its `reasoning` field', () => {
+    const g = fixtureOf('ai-sdk-v4/reasoning-signature-redacted.txt')
+    const reasoning = 'I will open the conversation with witty banter. Once the user has relaxed, I will pry for valuable information.'
+    const parts = [{ type: 'reasoning', reasoning, details: [] }, { type: 'text', text: 'Hi there!' }]
+    expect(compareReply(g, [{ id: 'step_123', role: 'assistant', parts }]).differences).toEqual([])
+    expect(compareReply(g, [{ id: 'step_123', role: 'assistant', parts: [{ ...parts[0], reasoning: 'I will' }, parts[1]] }]).differences.map((d) => d.field)).toEqual(['messages[0].parts[0].text'])
+  })
+})
+
 describe('an OpenAI message list', () => {
   it('pairs the last messages by position when the wire names no message id', () => {
     const list = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'wrong' }]

@@ -17,6 +17,7 @@ const URLS: Record<string, string> = {
   'gemini': 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
   'ollama': 'http://127.0.0.1:11434/api/chat',
   'ai-sdk': 'http://localhost:3000/api/chat',
+  'ai-sdk-v4': 'http://localhost:3000/api/chat',
   'langgraph': 'http://127.0.0.1:2024/threads/t1/runs/stream',
   'ag-ui': 'http://localhost:8000/agent',
 }
@@ -59,7 +60,8 @@ export function at(bytes: Uint8Array, text: string, n = 1): number {
 export function fixtureOf(name: string, reads: readonly Uint8Array[] = [wire(name)]): Fixture {
   const provider = name.split('/')[0]!
   const ndjson = name.endsWith('.ndjson')
-  const contentType = ndjson ? 'application/x-ndjson' : 'text/event-stream; charset=utf-8'
+  // an AI SDK 4 data stream (.txt) goes as the SDK sends it, text/plain
+  const contentType = ndjson ? 'application/x-ndjson' : name.endsWith('.txt') ? 'text/plain; charset=utf-8' : 'text/event-stream; charset=utf-8'
   const chunks: CapturedChunk[] = reads.map((data, i) => ({ data, t: STARTED_AT + 10 + 5 * i }))
   return toFixture({
     request: {
