@@ -1,14 +1,18 @@
 // A run as its client shows it (Reply.messages): one block per message (role, id, name), its
 // parts in order, each tool call with its result under it. Shown for the protocols whose
 // messages have ids (LangGraph, AG-UI, AI SDK); a plain completion has only its choices. The
-// text and arguments the selected frame wrote are marked in the part that holds them.
+// text and arguments the selected frame wrote are marked in the part that holds them, and a
+// click on a character of a part selects the frame that wrote it (as in the choice's text).
 // Wire text is rendered as text nodes (VisibleText), never as HTML.
 
 import { useState } from 'preact/hooks'
 import type { Channel, Reply, ReplyMessage, ReplyMessagePart } from '../../src/library.js'
+import { showFrame, usePanel } from '../context.js'
 import { plural } from '../format.js'
 import { partSpans } from '../message-layout.js'
+import type { FieldRef } from '../provenance.js'
 import type { Highlight } from '../store.js'
+import { characterAt } from './caret.js'
 import { JsonTree } from './JsonTree.js'
 import { VisibleText } from './VisibleText.js'
 
@@ -79,10 +83,37 @@ function Marked({ text: whole, ranges }: { text: string; ranges: Ranges | undefi
   return <>{out}{more}</>
 }
 
+/**
+ * Where a character of a part is in the choice's fields (choice 0: a message protocol's text
+ * and calls are its), to find the frame that wrote it; null for a part no frame wrote into.
+ */
+function fieldOf(reply: Reply, message: number, part: number): ((offset: number) => { field: FieldRef; offset: number } | null) | null {
+  const p = reply.messages[message]?.parts[part]
+  if (p === undefined) return null
+  if (p.type === 'tool-call') {
+    const at = p.id === null ? -1 : (reply.choices.find((c) => c.index === 0)?.toolCalls ?? []).findIndex((c) => c.id === p.id)
+    return at < 0 ? null : (offset) => ({ field: { choice: 0, channel: 'arguments', toolCall: at }, offset })
+  }
+  const channel = CHANNEL_OF[p.type]
+  if (channel === undefined) return null
+  // the part's span in the channel text: its own offsets shifted by the parts before it
+  const key = `${reply.messages[message]!.id ?? `#${message}`}\u0000${part}`
+  const span = partSpans(reply, channel).find((x) => x.key === key)
+  return span === undefined ? null : (offset) => ({ field: { choice: 0, channel, toolCall: null }, offset: span.start + offset })
+}
+
 export function MessagesView({ reply, highlight }: { reply: Reply; highlight: readonly Highlight[] }) {
+  const { store, ui } = usePanel()
   const [limit, setLimit] = useState(MESSAGES_SHOWN)
   const messages = reply.messages
   const marks = partMarks(reply, highlight)
+  /** A click on a part's text (`el`, the block holding it) selects the frame that wrote that character. */
+  const select = (message: number, part: number, el: HTMLElement, e: MouseEvent) => {
+    const sel = el.ownerDocument.getSelection()
+    if (!sel || !sel.isCollapsed || !sel.anchorNode || !el.contains(sel.anchorNode)) return
+    const at = fieldOf(reply, message, part)?.(characterAt(el, sel.anchorNode, sel.anchorOffset, e.clientX, e.clientY))
+    if (at) void store.selectFrameAt(at.field, at.offset).then((found) => { if (found) showFrame(ui) })
+  }
   // each result goes under its call when the run holds that call
   const calls = new Set<string>()
   for (const m of messages) for (const p of m.parts) if (p.type === 'tool-call' && p.id !== null) calls.add(p.id)
@@ -106,7 +137,7 @@ export function MessagesView({ reply, highlight }: { reply: Reply; highlight: re
             {m.name !== undefined && <span>name <b data-testid="message-name"><VisibleText text={m.name} /></b></span>}
             <span class="id" data-testid="message-id">{m.id === null ? '(no id)' : <VisibleText text={m.id} />}</span>
           </div>
-          {m.parts.map((p, k) => <PartView key={k} part={p} results={results} marks={marks.get(`${i}:${k}`)} />)}
+          {m.parts.map((p, k) => <PartView key={k} part={p} results={results} marks={marks.get(`${i}:${k}`)} onClick={(el, e) => select(i, k, el, e)} />)}
         </article>
       ))}
       {messages.length > limit && (
@@ -124,8 +155,19 @@ function hasMark(marks: ReadonlyMap<string, Ranges>, message: number): boolean {
   return false
 }
 
-function PartView({ part, results, marks }: { part: ReplyMessagePart; results: ReadonlyMap<string, ToolResult[]>; marks: Ranges | undefined }) {
+interface PartProps {
+  part: ReplyMessagePart
+  results: ReadonlyMap<string, ToolResult[]>
+  marks: Ranges | undefined
+  /** A click in the part's text or arguments. */
+  onClick: (el: HTMLElement, e: MouseEvent) => void
+}
+
+const CLICK_TITLE = 'Click a character to find the frame that sent it'
+
+function PartView({ part, results, marks, onClick }: PartProps) {
   const written = marks !== undefined && marks.length > 0 ? true : undefined
+  const click = (e: MouseEvent) => onClick(e.currentTarget as HTMLElement, e)
   switch (part.type) {
     case 'text':
     case 'reasoning':
@@ -133,14 +175,14 @@ function PartView({ part, results, marks }: { part: ReplyMessagePart; results: R
       return (
         <div class="ds-field" data-testid="message-part" data-type={part.type} data-written={written}>
           <div class="ds-field-label">{part.type} · {plural(part.text.length, 'char')}</div>
-          <pre class="ds-text" data-testid="message-text"><Marked text={part.text} ranges={marks} /></pre>
+          <pre class="ds-text" data-testid="message-text" onClick={click} title={CLICK_TITLE}><Marked text={part.text} ranges={marks} /></pre>
         </div>
       )
     case 'tool-call':
       return (
         <div class="ds-field" data-testid="message-part" data-type="tool-call" data-written={written}>
           <div class="ds-field-label">tool call <VisibleText text={part.name ?? '(no name)'} /> · <VisibleText text={part.id ?? '(no id)'} /></div>
-          <pre class="ds-text" data-testid="message-arguments"><Marked text={part.arguments} ranges={marks} /></pre>
+          <pre class="ds-text" data-testid="message-arguments" onClick={click} title={CLICK_TITLE}><Marked text={part.arguments} ranges={marks} /></pre>
           {part.argumentsError !== null && <div class="ds-tool-error">arguments are not valid JSON: {part.argumentsError}</div>}
           {(part.id === null ? [] : results.get(part.id) ?? []).map((r, i) => <ResultView key={i} result={r} />)}
         </div>

@@ -10,6 +10,7 @@ import type { Highlight } from '../store.js'
 import { revealIn } from './scroll.js'
 import { textWindow, type TextPiece } from '../text-pieces.js'
 import { VisibleText } from './VisibleText.js'
+import { characterAt } from './caret.js'
 
 interface Props {
   text: string
@@ -141,22 +142,3 @@ function split(text: string, marks: Highlight[], found: Highlight[]): Segment[] 
   return out
 }
 
-/** Character offset in `root` of the caret, moved to the character actually under the pointer. */
-function characterAt(root: HTMLElement, node: Node, offset: number, x: number, y: number): number {
-  const doc = root.ownerDocument
-  const range = doc.createRange()
-  range.setStart(root, 0)
-  range.setEnd(node, offset)
-  const caret = range.toString().length
-  if (caret === 0 || node.nodeType !== Node.TEXT_NODE) return caret
-  // a click on the right half of a character puts the caret after it: use that character
-  if (offset > 0) {
-    const prev = doc.createRange()
-    prev.setStart(node, offset - 1)
-    prev.setEnd(node, offset)
-    for (const r of Array.from(prev.getClientRects())) {
-      if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return caret - 1
-    }
-  }
-  return caret
-}

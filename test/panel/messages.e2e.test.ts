@@ -58,6 +58,13 @@ describe('the page shows a run as its messages', () => {
     expect(await byTestId('reply-content').allTextContents()).toEqual(['Low water at 06:42. Sunny, 4 °C. '])
   })
 
+  it('a click on a character of a message selects the frame that wrote it, and that frame\'s text is marked in its message', async () => {
+    // "Sunny, " (message 1's first characters) came in frame 2
+    await page.locator('[data-testid="message"][data-index="1"] [data-testid="message-text"]').click({ position: { x: 3, y: 6 } })
+    await expect.poll(() => page.locator('[data-testid="frame-row"][aria-selected="true"]').getAttribute('data-seq')).toBe('2')
+    await expect.poll(() => page.locator('[data-testid="message"] mark').allTextContents()).toEqual(['Sunny, '])
+  })
+
   it('rewound to frame 2, the messages as they stood after it, the text frame 2 wrote marked in its message and in the choice', async () => {
     await page.locator('[data-testid="frame-row"][data-seq="2"]').click()
     await expect.poll(messages).toEqual([
