@@ -170,8 +170,8 @@ function assembled(f: FixtureCase): Array<{ id: string; blocks: Dict[] }> {
   return done
 }
 
-describe('langgraph event protocol: the SDK\'s MessageAssembler keeps each message apart; Deltascope does not yet (its gap, asserted)', () => {
-  it('events-react-agent-tool-call-then-answer: the assembler finishes three messages (the call, the tool\'s result, the answer); Reply.messages has one, without ids and without the result', () => {
+describe('langgraph event protocol: the SDK\'s MessageAssembler and Reply.messages, message by message', () => {
+  it('events-react-agent-tool-call-then-answer: three messages with the assembler\'s ids, in its order: the call, the tool\'s result, the answer', () => {
     const f = others.find((x) => x.name === 'langgraph/events-react-agent-tool-call-then-answer.sse')!
     const messages = assembled(f)
     expect(messages.map((m) => [m.id, m.blocks.map((b) => b['type'])])).toEqual([
@@ -179,18 +179,27 @@ describe('langgraph event protocol: the SDK\'s MessageAssembler keeps each messa
       ['run-019de07f-e2ba-761f-8ead-103bab194544-tool-toolu_01RYpmgSmXeKZcyJWFNzNEt4', ['text']],
       ['msg_01M6YsZj7Wn3ivDWCFZFrmt7', ['text']],
     ])
-    expect(messages[0]!.blocks[0]!['args']).toBe('{"expression": "12345 + 67890"}')
-    expect(messages[1]!.blocks[0]!['text']).toBe('{"expression":"12345 + 67890","value":80235}')
-    // Deltascope: the run's text and call in one message of the choice (docs/wire-formats.md#messages, "for now")
-    expect(f.reply.messages.map((m) => [m.id, m.parts.map((p) => p.type)])).toEqual([[null, ['text', 'tool-call']]])
-    expect(f.reply.messages[0]!.parts[0]).toEqual({ type: 'text', text: messages[2]!.blocks[0]!['text'] })
+    expect(f.reply.messages.map((m) => [m.id, m.role, m.parts.map((p) => p.type)])).toEqual([
+      [messages[0]!.id, 'assistant', ['tool-call']],
+      [messages[1]!.id, 'tool', ['tool-result']],
+      [messages[2]!.id, 'assistant', ['text']],
+    ])
+    expect(f.reply.messages[0]!.parts[0]).toMatchObject({ type: 'tool-call', id: 'toolu_01RYpmgSmXeKZcyJWFNzNEt4', arguments: messages[0]!.blocks[0]!['args'] })
+    expect(f.reply.messages[1]!.parts[0]).toEqual({ type: 'tool-result', toolCallId: 'toolu_01RYpmgSmXeKZcyJWFNzNEt4', output: messages[1]!.blocks[0]!['text'], isError: false })
+    expect(f.reply.messages[2]!.parts[0]).toEqual({ type: 'text', text: messages[2]!.blocks[0]!['text'] })
   })
 
-  it('events-reasoning-trimmed: one message either way; the assembler\'s has an id, Deltascope\'s none', () => {
+  it('events-reasoning-trimmed: one message, the assembler\'s id; its two reasoning blocks (an index reused) are one reasoning part', () => {
     const f = others.find((x) => x.name === 'langgraph/events-reasoning-trimmed.sse')!
     const messages = assembled(f)
     expect(messages.map((m) => [m.id, m.blocks.map((b) => b['type'])])).toEqual([['run-019e15fb-934e-7029-94f8-87176a5ffc6a', ['reasoning', 'reasoning', 'text']]])
-    expect(f.reply.messages.map((m) => [m.id, m.parts.map((p) => p.type)])).toEqual([[null, ['reasoning', 'text']]])
-    expect(f.reply.messages[0]!.parts[1]).toEqual({ type: 'text', text: messages[0]!.blocks[2]!['text'] })
+    const blocks = messages[0]!.blocks
+    expect(f.reply.messages.map((m) => [m.id, m.role, m.parts.map((p) => p.type)])).toEqual([[messages[0]!.id, 'assistant', ['reasoning', 'text']]])
+    expect(f.reply.messages[0]!.parts[1]).toEqual({ type: 'text', text: blocks[2]!['text'] })
+    // the recording's reasoning deltas were trimmed: the assembler keeps each block's finished
+    // text, Deltascope what streamed (each block's start, in order), the finish compared apart
+    const [first, second] = ['**Estimating multiplication mentally**\n\nThe user', '**Estimating multiplication methods**\n\nTo']
+    expect(f.reply.messages[0]!.parts[0]).toEqual({ type: 'reasoning', text: first + second })
+    expect([(blocks[0]!['reasoning'] as string).startsWith(first), (blocks[1]!['reasoning'] as string).startsWith(second)]).toEqual([true, true])
   })
 })
