@@ -1,10 +1,27 @@
-// The one walker of the wire fixtures: test/fixtures/<provider>/<name>.<sse|ndjson|jsonl|json|txt|bin>
-// beside <name>.expected.json = {description, options?, reply}. Every suite that reads the
-// fixture folder reads it through loadFixtures().
+// The one walker of the wire fixtures. A fixture is two files in test/fixtures/<provider>/:
+//
+//   <name>.<sse|ndjson|jsonl|json|txt|bin>   the wire bytes, as the server sent them
+//   <name>.expected.json                     {description, options?, diagnostics, reply}
+//
+// - description: what the scenario is and where its bytes come from;
+// - options: the merge options it needs (contentType, url, provider, transport, rules);
+// - diagnostics: what diagnose() says about it, in order, each {code, level, frame, why?}
+//   (`why`, optional, says in words why that diagnostic is right; [] for a clean stream);
+// - reply: the exact Reply merge() returns.
+//
+// Every suite that reads the fixture folder reads it through loadFixtures().
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { LibraryMergeOptions as MergeOptions, Reply } from '../../src/index.js'
+import type { Diagnostic, LibraryMergeOptions as MergeOptions, Reply } from '../../src/index.js'
+
+/** One diagnostic a fixture expects: the code, level and frame diagnose() gives, and why. */
+export interface ExpectedDiagnostic {
+  code: Diagnostic['code']
+  level: Diagnostic['level']
+  frame: number | null
+  why?: string
+}
 
 export interface FixtureCase {
   /** `<provider folder>/<wire file>`, e.g. "anthropic/usage-merged.sse". */
@@ -13,6 +30,7 @@ export interface FixtureCase {
   options: MergeOptions
   reply: Reply
   description: string
+  diagnostics: ExpectedDiagnostic[]
 }
 
 export interface LoadOptions {
@@ -22,6 +40,13 @@ export interface LoadOptions {
    * another engineer is adding a fixture. Default false: an incomplete fixture throws.
    */
   tolerant?: boolean
+}
+
+interface ExpectedFile {
+  description?: string
+  options?: MergeOptions
+  diagnostics?: ExpectedDiagnostic[]
+  reply: Reply
 }
 
 export const FIXTURES_DIR = new URL('../fixtures/', import.meta.url).pathname
@@ -34,8 +59,9 @@ export function loadFixtures(options: LoadOptions = {}): FixtureCase[] {
     if (!statSync(path).isDirectory()) continue
     for (const file of readdirSync(path).sort()) {
       if (!WIRE.test(file) || file.endsWith('.expected.json')) continue
+      const name = `${dir}/${file}`
       const expectedPath = join(path, `${file.replace(WIRE, '')}.expected.json`)
-      let expected: { options?: MergeOptions; reply: Reply; description?: string }
+      let expected: ExpectedFile
       if (options.tolerant) {
         if (!existsSync(expectedPath)) continue
         try {
@@ -45,13 +71,17 @@ export function loadFixtures(options: LoadOptions = {}): FixtureCase[] {
         }
       } else {
         expected = JSON.parse(readFileSync(expectedPath, 'utf8'))
+        if (!Array.isArray(expected.diagnostics)) {
+          throw new Error(`${name}: its .expected.json has no "diagnostics" list (write [] for a clean stream)`)
+        }
       }
       out.push({
-        name: `${dir}/${file}`,
+        name,
         wire: new Uint8Array(readFileSync(join(path, file))),
         options: expected.options ?? {},
         reply: expected.reply,
         description: expected.description ?? '',
+        diagnostics: expected.diagnostics ?? [],
       })
     }
   }
