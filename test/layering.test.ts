@@ -1,7 +1,9 @@
 // The one direction of flow, checked on the sources: bytes → frames → deltas → reply → view.
-// The core imports nothing outside itself; providers import only core types and helpers; only
-// the library face (src/index.ts) imports both, and every other layer imports the face. Only
-// src/capture touches the extension APIs; the panel never imports the capture layer.
+// The core imports nothing outside itself; providers import only the adapter contract
+// (src/core/adapters.ts, the adapter types' one home) and a few core helpers; only the library
+// face (src/library.ts) imports both, and every other layer reaches them through it (src/index.ts, the
+// package's entry, re-exports it with the debugger). Only src/capture touches the extension
+// APIs; the panel never imports the capture layer.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -41,11 +43,11 @@ describe('layering', () => {
     expect(offenders).toEqual([])
   })
 
-  it('src/providers import only each other and core types and helpers', () => {
+  it('src/providers import only each other, the adapter contract (core/adapters.ts) and the core helpers registry, json-error, json-depth and json-patch', () => {
     const offenders: string[] = []
     for (const file of sources('src/providers')) {
       for (const spec of imports(file)) {
-        const ok = spec.startsWith('./') || /^\.\.\/core\/(types|registry|json-error|json-depth|json-patch)\.js$/.test(spec)
+        const ok = spec.startsWith('./') || /^\.\.\/core\/(adapters|registry|json-error|json-depth|json-patch)\.js$/.test(spec)
         if (!ok) offenders.push(`${file} imports ${spec}`)
       }
     }
