@@ -1,9 +1,9 @@
 // The one direction of flow, checked on the sources: bytes → frames → deltas → reply → view.
 // The core imports nothing outside itself; providers import only the adapter contract
 // (src/core/adapters.ts, the adapter types' one home) and a few core helpers; only the library
-// face (src/library.ts) imports both, and every other layer reaches them through it (src/index.ts, the
-// package's entry, re-exports it with the debugger). Only src/capture touches the extension
-// APIs; the panel never imports the capture layer.
+// face (src/library.ts) imports both, and every other layer reaches them through it
+// (src/index.ts, the package's entry, re-exports the face with the debugger). Only src/capture
+// touches the extension APIs; the panel never imports the capture layer.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
