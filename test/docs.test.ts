@@ -16,13 +16,17 @@ function wireFormatsTableIds(): string[] {
   return rows.flatMap((row) => /^\| `([^`]+)` \|/.exec(row)?.[1] ?? [])
 }
 
-/** The ids of the numbered list under "## Choosing the provider" (`1. \`id\`: why`). */
+/**
+ * The ids of the list under "## Choosing the provider", in the order written: one item per
+ * provider, `- \`id\`: why`, its continuation lines indented.
+ */
 function recognitionOrder(): string[] {
   const text = doc('architecture.md')
   const section = text.slice(text.indexOf('## Choosing the provider'))
-  const list = section.slice(section.search(/^1\. /m))
-  const items = list.slice(0, list.search(/\n(?!\d+\. )/)).split('\n')
-  return items.map((item) => /^\d+\. `([^`]+)`/.exec(item)?.[1] ?? `(unreadable: ${item})`)
+  const lines = section.slice(section.search(/^- `/m)).split('\n')
+  const end = lines.findIndex((line) => !/^(- | {2})/.test(line))
+  const list = end === -1 ? lines : lines.slice(0, end)
+  return list.filter((line) => line.startsWith('- ')).map((item) => /^- `([^`]+)`/.exec(item)?.[1] ?? `(unreadable: ${item})`)
 }
 
 /** The first place two orders part, said in words; null when they are the same. */
