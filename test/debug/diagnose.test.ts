@@ -7,7 +7,7 @@ import { diagnose, diagnoseMerger } from '../../src/debug/diagnose.js'
 import type { CapturedChunk, Recording } from '../../src/exchange/types.js'
 import { createMerger, SYMPTOMS, type Diagnostic } from '../../src/index.js'
 import { LineEndings } from '../../src/debug/line-endings.js'
-import { loadFixtures } from '../support/fixtures.js'
+import { fixtureRecording, loadFixtures } from '../support/fixtures.js'
 
 const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
 const encoder = new TextEncoder()
@@ -426,12 +426,7 @@ describe('diagnose: times', () => {
 describe('diagnose: the repository fixtures', () => {
   // Each fixture's .expected.json lists what diagnose() says about it (`diagnostics`, [] when clean).
   const fixtures = loadFixtures()
-  const asRecording = (f: (typeof fixtures)[number], reads: Array<[Uint8Array, number | null]>): Recording => {
-    const r = recording(reads, { url: f.options.url ?? '', contentType: f.options.contentType ?? null })
-    if (f.options.provider || f.options.transport) r.forced = { ...(f.options.provider ? { provider: f.options.provider } : {}), ...(f.options.transport ? { transport: f.options.transport } : {}) }
-    if (f.options.rules) r.forced = { ...r.forced, rules: f.options.rules }
-    return r
-  }
+  const asRecording = (f: (typeof fixtures)[number], reads: Array<[Uint8Array, number | null]>) => fixtureRecording(f.options, reads)
 
   for (const f of fixtures) {
     const expected = f.diagnostics.map((d) => [d.code, d.level, d.frame])
