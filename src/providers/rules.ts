@@ -1,4 +1,4 @@
-// An adapter made from user rules (README "Reading any stream with rules"): for a stream of
+// An adapter made from user rules (docs/rules.md): for a stream of
 // JSON frames no built-in adapter reads, the user says where the text, reasoning, tool calls,
 // finish reason, usage, error and end are, and how values arrive (append, snapshot, patch).
 // The result is an ordinary ProviderAdapter: the core does not know rules exist.
