@@ -3,7 +3,8 @@
 // (src/core/adapters.ts, the adapter types' one home) and a few core helpers; only the library
 // face (src/library.ts) imports both, and every other layer reaches them through it
 // (src/index.ts, the package's entry, re-exports the face with the debugger). Only src/capture
-// touches the extension APIs; the panel never imports the capture layer.
+// touches the extension APIs; the panel imports from src only the face, the exchange formats and
+// the debugger, never the capture layer.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -66,6 +67,16 @@ describe('layering', () => {
     const face = imports('src/library.ts')
     expect(face.some((s) => s.startsWith('./core/'))).toBe(true)
     expect(face.some((s) => s.startsWith('./providers/'))).toBe(true)
+  })
+
+  it('the panel imports from src only the face (src/library.ts), the exchange formats and the debugger', () => {
+    const offenders: string[] = []
+    for (const file of sources('panel')) {
+      for (const spec of imports(file)) {
+        if (/(^|\/)src\//.test(spec) && !/\/src\/(library\.js|exchange\/|debug\/)/.test(spec)) offenders.push(`${file} imports ${spec}`)
+      }
+    }
+    expect(offenders).toEqual([])
   })
 
   it('only src/capture touches chrome.* / browser.* or webextension-polyfill', () => {
