@@ -4,10 +4,11 @@
 // merge() must produce it exactly, from the whole body and from the bytes pushed one by one.
 // The providers come from PROVIDER_IDS: a new wire format without fixtures fails here.
 
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { isDeepStrictEqual } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { createMerger, merge, PROVIDER_IDS, RULES_PROVIDER_ID } from '../src/index.js'
-import { FIXTURES_DIR, loadFixtures } from './support/fixtures.js'
+import { expectedFileText, FIXTURES_DIR, loadFixtures } from './support/fixtures.js'
 
 const fixtures = loadFixtures()
 const WS_FIXTURES_DIR = new URL('./ws-fixtures/', import.meta.url).pathname
@@ -36,6 +37,15 @@ describe('fixtures', () => {
   it("every fixture's Reply names the provider of its folder", () => {
     const strays = fixtures.filter((f) => f.reply.provider !== f.name.split('/')[0]).map((f) => `${f.name}: ${f.reply.provider}`)
     expect(strays).toEqual([])
+  })
+
+  it('test/support/write-expected.ts would write every stored expected file again (the same fields and values)', () => {
+    const differ = fixtures.filter((f) => {
+      const stored = JSON.parse(readFileSync(`${FIXTURES_DIR}${f.name.replace(/\.[a-z]+$/, '.expected.json')}`, 'utf8'))
+      const written = JSON.parse(expectedFileText(f.wire, f.options, stored))
+      return !isDeepStrictEqual({ ...written, options: written.options ?? {} }, { ...stored, options: stored.options ?? {} })
+    })
+    expect(differ.map((f) => f.name)).toEqual([])
   })
 
   for (const f of fixtures) {

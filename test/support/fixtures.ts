@@ -13,8 +13,9 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { diagnose } from '../../src/debug/diagnose.js'
 import type { CapturedChunk, Recording } from '../../src/exchange/types.js'
-import type { Diagnostic, LibraryMergeOptions as MergeOptions, Reply } from '../../src/index.js'
+import { merge, type Diagnostic, type LibraryMergeOptions as MergeOptions, type Reply } from '../../src/index.js'
 
 /** One diagnostic a fixture expects: the code, level and frame diagnose() gives, and why. */
 export interface ExpectedDiagnostic {
@@ -43,7 +44,8 @@ export interface LoadOptions {
   tolerant?: boolean
 }
 
-interface ExpectedFile {
+/** The content of a `<name>.expected.json`. */
+export interface ExpectedFile {
   description?: string
   options?: MergeOptions
   diagnostics?: ExpectedDiagnostic[]
@@ -108,4 +110,24 @@ export function fixtureRecording(options: MergeOptions, reads: Array<[Uint8Array
   if (options.transport) r.forced = { ...r.forced, transport: options.transport }
   if (options.rules) r.forced = { ...r.forced, rules: options.rules }
   return r
+}
+
+/**
+ * The text of the expected file for this wire, from what the code does today: merge()'s Reply
+ * and diagnose()'s findings on the whole body, keeping the description and the `why` of each
+ * diagnostic the previous file had (test/support/write-expected.ts writes it).
+ */
+export function expectedFileText(wire: Uint8Array, options: MergeOptions, previous: Partial<ExpectedFile> = {}): string {
+  const whys = new Map((previous.diagnostics ?? []).map((d) => [`${d.code} ${d.level} ${d.frame}`, d.why]))
+  const diagnostics = diagnose(fixtureRecording(options, [[wire, null]])).map(({ code, level, frame }): ExpectedDiagnostic => {
+    const why = whys.get(`${code} ${level} ${frame}`)
+    return why === undefined ? { code, level, frame } : { code, level, frame, why }
+  })
+  const expected = {
+    description: previous.description ?? '',
+    ...(Object.keys(options).length ? { options } : {}),
+    diagnostics,
+    reply: merge(wire, options),
+  }
+  return JSON.stringify(expected, null, 2) + '\n'
 }

@@ -11,9 +11,8 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { diagnose } from '../../src/debug/diagnose.js'
-import { isKnownProviderId, merge, type LibraryMergeOptions as MergeOptions, type Transport } from '../../src/index.js'
-import { fixtureRecording, type ExpectedDiagnostic } from './fixtures.js'
+import { isKnownProviderId, type LibraryMergeOptions as MergeOptions, type Transport } from '../../src/index.js'
+import { expectedFileText, type ExpectedFile } from './fixtures.js'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -34,22 +33,15 @@ if (values.provider !== undefined && !isKnownProviderId(values.provider)) {
 }
 
 const expectedPath = wirePath.replace(WIRE, '.expected.json')
-const old = existsSync(expectedPath)
-  ? (JSON.parse(readFileSync(expectedPath, 'utf8')) as { description?: string; options?: MergeOptions; diagnostics?: ExpectedDiagnostic[] })
-  : {}
-const options: MergeOptions = { ...old.options }
+const previous: Partial<ExpectedFile> = existsSync(expectedPath) ? JSON.parse(readFileSync(expectedPath, 'utf8')) : {}
+const options: MergeOptions = { ...previous.options }
 if (values['content-type'] !== undefined) options.contentType = values['content-type']
 if (values.url !== undefined) options.url = values.url
 if (values.provider !== undefined && isKnownProviderId(values.provider)) options.provider = values.provider
 if (values.transport !== undefined) options.transport = values.transport as Transport
+if (values.description !== undefined) previous.description = values.description
 
-const wire = new Uint8Array(readFileSync(wirePath))
-const whys = new Map((old.diagnostics ?? []).map((d) => [`${d.code} ${d.level} ${d.frame}`, d.why]))
-const diagnostics = diagnose(fixtureRecording(options, [[wire, null]])).map(({ code, level, frame }): ExpectedDiagnostic => {
-  const why = whys.get(`${code} ${level} ${frame}`)
-  return why === undefined ? { code, level, frame } : { code, level, frame, why }
-})
-const description = values.description ?? old.description ?? ''
-const expected = { description, ...(Object.keys(options).length ? { options } : {}), diagnostics, reply: merge(wire, options) }
-writeFileSync(expectedPath, JSON.stringify(expected, null, 2) + '\n')
-console.log(`${expectedPath}: provider ${expected.reply.provider}, ${diagnostics.length} diagnostic(s)${description ? '' : '; no description yet: give --description'}`)
+const text = expectedFileText(new Uint8Array(readFileSync(wirePath)), options, previous)
+writeFileSync(expectedPath, text)
+const written = JSON.parse(text) as ExpectedFile
+console.log(`${expectedPath}: provider ${written.reply.provider}, ${written.diagnostics?.length ?? 0} diagnostic(s)${written.description ? '' : '; no description yet: give --description'}`)
