@@ -9,7 +9,7 @@
 //   (`why`, optional, says in words why that diagnostic is right; [] for a clean stream);
 // - reply: the exact Reply merge() returns.
 //
-// Every suite that reads the fixture folder reads it through loadFixtures().
+// Every suite that reads the fixture folder finds the fixtures through loadFixtures().
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
