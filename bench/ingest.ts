@@ -1,4 +1,4 @@
-// The page's end-to-end ingest against the core, in the same Chromium (issue 18), for
+// The page's end-to-end ingest against the core, in the same Chromium (so the two are measured alike), for
 // `npm run bench:ui`:
 //   - core: the built library's merge() of the file's bytes, in a blank page of the same
 //     browser (the bundle of src/library.ts, made here with esbuild); reading the file is

@@ -1,6 +1,6 @@
 // npm run fuzz [-- --cases 100000] [-- --seed 1] [-- --case N] [-- --timeout 20000] [-- --json]
 //
-// Hostile streams against the merger (issue 15): cases from scripts/fuzz-cases.ts, each
+// Hostile streams against the merger (a stream is input from anyone): cases from scripts/fuzz-cases.ts, each
 // checked for
 //   throw      merge(), or a merger fed the same bytes in random pushes, throws;
 //   mismatch   the two Replies differ (chunking must never change the Reply);

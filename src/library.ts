@@ -25,7 +25,7 @@ export { suggestRules, type RulesSuggestion } from './providers/rules-suggest.js
 
 /**
  * Merge options of the library: the core's, plus the providers to read with (default: all
- * known), or user rules (README "Reading any stream with rules"), which read every frame and
+ * known), or user rules (docs/rules.md), which read every frame and
  * win over `provider` and `registry`.
  */
 export interface LibraryMergeOptions extends MergeOptions {

@@ -1,6 +1,7 @@
-// What each built extension package asks the user for at install (least privilege, issue 16;
-// docs/extension.md "What each permission is for"). The packages are built by the test global setup
-// (test/support/builds.ts) with vite.config.ext.ts.
+// What each built extension package asks the user for at install: the least it needs, as each
+// permission is a power over every page the user opens (docs/extension.md, "What each
+// permission is for"). The packages are built by the test global setup (test/support/builds.ts) with
+// vite.config.ext.ts.
 
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'

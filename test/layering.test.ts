@@ -1,7 +1,10 @@
 // The one direction of flow, checked on the sources: bytes → frames → deltas → reply → view.
-// The core imports nothing outside itself; providers import only core types and helpers; only
-// the library face (src/index.ts) imports both, and every other layer imports the face. Only
-// src/capture touches the extension APIs; the panel never imports the capture layer.
+// The core imports nothing outside itself; providers import only the adapter contract
+// (src/core/adapters.ts, the adapter types' one home) and a few core helpers; only the library
+// face (src/library.ts) imports both, and every other layer reaches them through it
+// (src/index.ts, the package's entry, re-exports the face with the debugger). Only src/capture
+// touches the extension APIs; the panel imports from src only the face, the exchange formats and
+// the debugger, never the capture layer.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -41,11 +44,11 @@ describe('layering', () => {
     expect(offenders).toEqual([])
   })
 
-  it('src/providers import only each other and core types and helpers', () => {
+  it('src/providers import only each other, the adapter contract (core/adapters.ts) and the core helpers registry, json-error, json-depth and json-patch', () => {
     const offenders: string[] = []
     for (const file of sources('src/providers')) {
       for (const spec of imports(file)) {
-        const ok = spec.startsWith('./') || /^\.\.\/core\/(types|registry|json-error|json-depth|json-patch)\.js$/.test(spec)
+        const ok = spec.startsWith('./') || /^\.\.\/core\/(adapters|registry|json-error|json-depth|json-patch)\.js$/.test(spec)
         if (!ok) offenders.push(`${file} imports ${spec}`)
       }
     }
@@ -64,6 +67,16 @@ describe('layering', () => {
     const face = imports('src/library.ts')
     expect(face.some((s) => s.startsWith('./core/'))).toBe(true)
     expect(face.some((s) => s.startsWith('./providers/'))).toBe(true)
+  })
+
+  it('the panel imports from src only the face (src/library.ts), the exchange formats and the debugger', () => {
+    const offenders: string[] = []
+    for (const file of sources('panel')) {
+      for (const spec of imports(file)) {
+        if (/(^|\/)src\//.test(spec) && !/\/src\/(library\.js|exchange\/|debug\/)/.test(spec)) offenders.push(`${file} imports ${spec}`)
+      }
+    }
+    expect(offenders).toEqual([])
   })
 
   it('only src/capture touches chrome.* / browser.* or webextension-polyfill', () => {

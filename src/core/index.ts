@@ -1,5 +1,5 @@
 // The core: bytes → frames → deltas → Reply, knowing no provider. The providers are handed to
-// it as a registry; the library face (src/index.ts) composes the two.
+// it as a registry; the library face (src/library.ts) composes the two.
 
 export { createMerger, merge, type Merger } from './merger.js'
 export { createProviderRegistry } from './registry.js'

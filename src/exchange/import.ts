@@ -1,4 +1,4 @@
-// Import (docs/architecture.md#exchange-formats, issue #4): a HAR file (Chrome, Firefox or Deltascope's), a Deltascope
+// Import (docs/architecture.md#exchange-formats): a HAR file (Chrome, Firefox or Deltascope's), a Deltascope
 // fixture, or a raw stream (pasted text, .sse / .txt / .ndjson / .jsonl, `curl -i` output),
 // turned into captured requests with their chunks, and into the CaptureEvents a panel store
 // applies.

@@ -98,7 +98,7 @@ export interface Recording {
 export interface ForcedOptions {
   provider?: ProviderId
   transport?: Transport
-  /** User rules the stream was read with (README "Reading any stream with rules"): they win over `provider`. */
+  /** User rules the stream was read with (docs/rules.md): they win over `provider`. */
   rules?: Rules
 }
 

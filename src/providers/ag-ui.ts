@@ -27,7 +27,7 @@
 // - STATE_SNAPSHOT, STATE_DELTA (RFC 6902), MESSAGES_SNAPSHOT, ACTIVITY_*, STEP_*, RAW and
 //   CUSTOM are not the reply.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { excerpt, isObject, quote, str, type JsonObject } from './shared.js'
 
 const CHOICE = 0

@@ -27,7 +27,7 @@
 // - 1 and 4–7 belong to older streams (function calls, the assistant stream): noted, not read.
 
 import { parseJson } from '../core/json-error.js'
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { excerpt, isObject, jsonText, quote, str, usageObject, type JsonObject } from './shared.js'
 
 const CHOICE = 0

@@ -26,7 +26,7 @@
 //   tool-approval-request data parts, each as the wire gave it. None is reply text.
 
 import { parseJson } from '../core/json-error.js'
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { argumentsText, excerpt, isObject, jsonText, quote, str, type JsonObject } from './shared.js'
 
 const CHOICE = 0

@@ -3,7 +3,7 @@
 // Dispatch is on the JSON `type`, not the SSE event name: proxies drop the `event:` lines.
 // There is one choice (0); tool calls are keyed by the content block index.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { errorDelta, excerpt, index, isObject, jsonText, quote, str, typeField, usageObject, type JsonObject } from './shared.js'
 
 /** Event types no other wire format uses: one of them is enough to name the stream. */

@@ -21,7 +21,7 @@
 // - The same events re-sent by a proxy as SSE (`event: contentBlockDelta`) or as JSON lines in
 //   the SDK's union shape (`{"contentBlockDelta": {...}}`) are read the same way.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { index, isObject, quote, str, usageObject, type JsonObject } from './shared.js'
 
 const CHOICE = 0

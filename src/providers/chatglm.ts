@@ -15,7 +15,7 @@
 // - Top-level `status` finish ends the reply (intervene: stopped by the content filter); a
 //   `last_error` with a message is a stream error.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { parseJson } from '../core/json-error.js'
 import { SearchCalls } from './search-call.js'
 import { arr, isObject, quote, str, type JsonObject, OnceDeltas } from './shared.js'

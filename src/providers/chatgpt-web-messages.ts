@@ -17,7 +17,7 @@
 // new is a `text` delta.
 
 import type { JsonPatchDocument } from '../core/json-patch.js'
-import type { Channel, Delta } from '../core/types.js'
+import type { Channel, Delta } from '../core/adapters.js'
 
 export const CHOICE = 0
 

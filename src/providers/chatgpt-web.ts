@@ -23,7 +23,7 @@
 // descriptions (test/fixtures/chatgpt-web/).
 
 import { JsonPatchDocument } from '../core/json-patch.js'
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { CHOICE, describe, ReplyWriter, textOf, touchesText, type TrackedMessage } from './chatgpt-web-messages.js'
 import { excerpt, isObject, jsonText, quote, str, type JsonObject } from './shared.js'
 

@@ -12,7 +12,7 @@
 //   ({billed_units, tokens}), and `error` (a string) which is a stream error; it is the terminal.
 // - citation-*, content-end, tool-call-end and debug carry nothing for the reply.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { argumentsText, arr, excerpt, index, isObject, quote, str, usageObject, type JsonObject } from './shared.js'
 
 const CHOICE = 0

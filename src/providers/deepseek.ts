@@ -18,7 +18,7 @@
 // - Other events (`event: ready`, `update_session`, `title`, `close`) carry metadata: `close`
 //   ends the stream. An error before the stream (`{"code": 40003, "msg": …}`) is a stream error.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { SearchCalls } from './search-call.js'
 import { arr, index, isObject, quote, str, type JsonObject, OnceDeltas } from './shared.js'
 import { snapshotDeltas } from './snapshot.js'

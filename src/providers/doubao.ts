@@ -20,7 +20,7 @@
 // - `content`, `patch_op` and a block's `content` may arrive as JSON text (double-encoded, as
 //   some versions send them): read as what they encode.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { parseJson } from '../core/json-error.js'
 import { SearchCalls } from './search-call.js'
 import { arr, isObject, str, type JsonObject, OnceDeltas } from './shared.js'

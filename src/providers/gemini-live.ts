@@ -6,7 +6,7 @@
 // `toolCall.functionCalls` (whole, with id, name and args). The wire names no turn: a turn is
 // the messages up to turnComplete.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter, TurnMark } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter, TurnMark } from '../core/adapters.js'
 import { argumentsText, arr, isObject, str, type JsonObject } from './shared.js'
 
 const CHOICE = 0

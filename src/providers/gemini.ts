@@ -5,7 +5,7 @@
 // Vertex can also stream one call's arguments as `partialArgs` pieces: those are rebuilt here,
 // in mapper state, and handed to the reducer as one whole call when the call closes.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { arr, errorDelta, excerpt, index, isObject, jsonText, quote, str, usageObject, type JsonObject } from './shared.js'
 
 export const gemini: ProviderAdapter = {

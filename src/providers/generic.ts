@@ -2,7 +2,7 @@
 // still shown as stream errors, and a Connect stream's end-of-stream envelope still ends it
 // (the framing, not the service, says so: src/core/connect.ts).
 
-import type { Delta, ProviderAdapter } from '../core/types.js'
+import type { Delta, ProviderAdapter } from '../core/adapters.js'
 import { CONNECT_END_STREAM, errorDelta, typeField } from './shared.js'
 
 const KEEPALIVE: ReadonlySet<string> = new Set(['ping', 'keepalive', 'keep-alive', 'heartbeat'])

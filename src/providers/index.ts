@@ -2,7 +2,7 @@
 // hands to the core. Adding a format: its adapter module, its fixtures, and one line below.
 
 import { createProviderRegistry } from '../core/registry.js'
-import type { ProviderAdapter, ProviderRegistry } from '../core/types.js'
+import type { ProviderAdapter, ProviderRegistry } from '../core/adapters.js'
 import { agUi } from './ag-ui.js'
 import { aiSdk } from './ai-sdk.js'
 import { aiSdkV4 } from './ai-sdk-v4.js'

@@ -10,7 +10,7 @@
 // - `done` ends one segment (the text goes on after it), `all_done` the stream; `error` is a
 //   stream error; `ping` a keep-alive.
 
-import type { Delta } from '../core/types.js'
+import type { Delta } from '../core/adapters.js'
 import type { SearchCalls } from './search-call.js'
 import { arr, isObject, str, type JsonObject } from './shared.js'
 

@@ -19,7 +19,7 @@
 // 2. `POST /api/chat/{id}/completion/stream` (kimi.moonshot.cn until 2025): SSE of
 //    `{"event": …}` objects, read by src/providers/kimi-sse.ts.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { isLegacyKimiFrame, mapLegacyKimi, newLegacyState } from './kimi-sse.js'
 import { SearchCalls } from './search-call.js'
 import { arr, CONNECT_END_STREAM as END_STREAM_EVENT, errorDelta, isObject, quote, str, type JsonObject } from './shared.js'

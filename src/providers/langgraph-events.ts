@@ -17,7 +17,7 @@
 // - `lifecycle` `completed` at the root namespace ends the run; `failed` is a stream error.
 //   `values`, `checkpoints`, `tools`, `updates`, `custom` are not the reply.
 
-import type { Channel, Delta, FrameMapper, ParsedFrame } from '../core/types.js'
+import type { Channel, Delta, FrameMapper, ParsedFrame } from '../core/adapters.js'
 import { excerpt, index, isObject, jsonText, str, type JsonObject } from './shared.js'
 import { extendsText } from './snapshot.js'
 

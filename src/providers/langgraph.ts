@@ -29,7 +29,7 @@
 //   not the reply.
 // - The event protocol (`{type: "event", method, params}` frames) is read by langgraph-events.ts.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { isEventFrame, LangGraphEventMapper } from './langgraph-events.js'
 import { chunkCalls, finishReason, isAiMessage, isToolMessage, messageId, messageTexts, snapshotCalls, usageOf, type MessageCall } from './langchain-message.js'
 import { argumentsText, excerpt, isObject, jsonText, quote, str, type JsonObject } from './shared.js'

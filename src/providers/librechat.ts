@@ -22,7 +22,7 @@
 //   ends the stream. `created` (the user's message echoed) and `sync` are not the reply.
 // LibreChat sends no finish reason: none is invented.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { arr, excerpt, index, isObject, jsonText, quote, str, type JsonObject } from './shared.js'
 import { SnapshotChannels } from './snapshot.js'
 

@@ -17,7 +17,7 @@
 // - `reasoning_signature`, `flagged_reasoning_signature`, `grounding`, `base64_image`,
 //   `speed`, `content_part`, `reasoning_part` carry no reply text.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { argumentsText, excerpt, index, isObject, jsonText, quote, str, type JsonObject } from './shared.js'
 
 const CHOICE = 0

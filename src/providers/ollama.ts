@@ -3,7 +3,7 @@
 // object has `done: true`, `done_reason` and the timing counters; a failure mid-stream is a
 // line `{"error": "..."}`.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { argumentsText, arr, errorDelta, isObject, str, type JsonObject } from './shared.js'
 
 const CHOICE = 0

@@ -1,7 +1,7 @@
 // OpenAI Chat Completions `chat.completion.chunk` and the compatible servers (DeepSeek, vLLM,
 // OpenRouter, Groq, Mistral, Azure, Ollama / LM Studio OpenAI endpoints).
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { argumentsText, arr, errorDelta, index, isObject, str, usageObject, type JsonObject } from './shared.js'
 
 export const openaiChat: ProviderAdapter = {

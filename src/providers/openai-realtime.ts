@@ -7,7 +7,7 @@
 // `response.done` carries the status (the finish reason) and the usage; `error` is a stream
 // error. Session, conversation and input-buffer events are the connection's, in no turn.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter, TurnMark } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter, TurnMark } from '../core/adapters.js'
 import { errorDelta, index, isObject, str, type JsonObject } from './shared.js'
 
 const CHOICE = 0

@@ -17,7 +17,7 @@
 // A call whose `output_index` is not a usable index (-1, "0", 1.5, null, 2^53, missing) is
 // kept, in order of arrival, with a warning: its later events are routed by their item_id.
 
-import type { Channel, Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Channel, Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { ChannelMirror } from './responses-parts.js'
 import { arr, errorDelta, index, isObject, quote, str, typeField, usageObject, type JsonObject } from './shared.js'
 

@@ -19,7 +19,7 @@
 //    finished is the finish and the end; `canShare: false` is a content filter, an
 //    `errorCode` a stream error.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { parseJson } from '../core/json-error.js'
 import { SearchCalls } from './search-call.js'
 import { arr, errorDelta, isObject, quote, str, usageObject, type JsonObject, OnceDeltas } from './shared.js'

@@ -4,7 +4,7 @@
 // streams (never joined until compared: a string comparison of different lengths reads no
 // character), so a `.done` after every delta costs the event, not the channel.
 
-import type { Channel, Delta } from '../core/types.js'
+import type { Channel, Delta } from '../core/adapters.js'
 
 /** One part of a channel: where it starts (in characters of the channel) and its text so far. */
 interface Part {

@@ -9,7 +9,7 @@
 // else a copy of the top-level member it starts with.
 
 import { JsonPatchDocument } from '../core/json-patch.js'
-import type { Delta } from '../core/types.js'
+import type { Delta } from '../core/adapters.js'
 import type { ParsedPath } from './rules-path.js'
 import { excerpt, isObject } from './shared.js'
 

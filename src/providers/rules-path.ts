@@ -1,4 +1,4 @@
-// The path syntax of user rules (README "Reading any stream with rules"): the way a value is
+// The path syntax of user rules (docs/rules.md): the way a value is
 // written in JavaScript, which is also how DevTools and every JSON viewer show it:
 //
 //   choices[*].delta.content     member names joined by dots, [n] an array element,

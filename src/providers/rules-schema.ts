@@ -1,5 +1,5 @@
 // User rules, version 1: plain JSON that says where a stream of JSON frames keeps its reply
-// (README "Reading any stream with rules"). Validated field by field: a bad rules file is
+// (docs/rules.md). Validated field by field: a bad rules file is
 // refused with every problem named by its field, never half read.
 
 import { parsePath, type ParsedPath } from './rules-path.js'

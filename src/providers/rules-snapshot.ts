@@ -4,7 +4,7 @@
 // is a truncate, the new rest and a snapshot-rewrote note); arguments have no truncate, so a
 // rewrite of them keeps what was written and says so.
 
-import type { Delta } from '../core/types.js'
+import type { Delta } from '../core/adapters.js'
 import { extendsText, SnapshotTexts as ChannelSnapshots } from './snapshot.js'
 
 const SOURCE = 'rules'

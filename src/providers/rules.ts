@@ -1,9 +1,9 @@
-// An adapter made from user rules (README "Reading any stream with rules"): for a stream of
+// An adapter made from user rules (docs/rules.md): for a stream of
 // JSON frames no built-in adapter reads, the user says where the text, reasoning, tool calls,
 // finish reason, usage, error and end are, and how values arrive (append, snapshot, patch).
 // The result is an ordinary ProviderAdapter: the core does not know rules exist.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { generic } from './generic.js'
 import { readPath, type ParsedPath } from './rules-path.js'
 import { checkRules, rulesErrorMessage, type CompiledCondition, type CompiledRules, type Rules } from './rules-schema.js'

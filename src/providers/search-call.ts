@@ -9,7 +9,7 @@
 // the end of the stream): its arguments are then the exact JSON of everything it sent, and
 // the frame that ended it is credited with the call.
 
-import type { Delta } from '../core/types.js'
+import type { Delta } from '../core/adapters.js'
 
 export interface SearchCallOptions {
   choice: number

@@ -3,7 +3,7 @@
 // message quotes at most an excerpt of the wire.
 
 import { jsonText } from '../core/json-depth.js'
-import type { Delta, StreamErrorDelta } from '../core/types.js'
+import type { Delta, StreamErrorDelta } from '../core/adapters.js'
 
 export { jsonText }
 

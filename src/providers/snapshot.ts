@@ -15,7 +15,7 @@
 // body, about 15 ms of checks against seconds of parsing). A rewrite finds its common prefix
 // by 1 KiB blocks, then characters. Nothing is joined or copied but the added text.
 
-import type { Channel, Delta } from '../core/types.js'
+import type { Channel, Delta } from '../core/adapters.js'
 
 /** Characters compared at the old text's end before the whole of it. */
 const TAIL = 64

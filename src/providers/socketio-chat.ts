@@ -7,7 +7,7 @@
 // `chat:message` / `replace` replace it; `error` is a stream error; the rest (status, title,
 // tags, sources, files) change no text.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter, TurnMark } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter, TurnMark } from '../core/adapters.js'
 import { arr, errorDelta, excerpt, isObject, str, type JsonObject } from './shared.js'
 import { snapshotDeltas } from './snapshot.js'
 

@@ -13,7 +13,7 @@
 // status` or `data: search_with_text`, labels for what follows): those frames are listed as
 // invalid, as a client that parses every data line would fail on them.
 
-import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter } from '../core/adapters.js'
 import { SearchCalls } from './search-call.js'
 import { arr, isObject, quote, str, type JsonObject, OnceDeltas } from './shared.js'
 

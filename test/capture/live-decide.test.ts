@@ -57,7 +57,7 @@ describe('HeadSniffer', () => {
   })
 })
 
-describe('issue 14: the AI SDK v4 data stream and Bedrock', () => {
+describe('the AI SDK v4 data stream and Bedrock', () => {
   const bytes = (s: string): Uint8Array => new TextEncoder().encode(s)
 
   it('follows application/vnd.amazon.eventstream from byte 0, as a declared stream', () => {
@@ -79,7 +79,7 @@ describe('issue 14: the AI SDK v4 data stream and Bedrock', () => {
   })
 })
 
-describe('issue 31: Connect streams (Kimi)', () => {
+describe('Connect streams (Kimi)', () => {
   it('follows application/connect+json and application/connect+proto from byte 0, as declared streams', () => {
     expect([
       liveDecision(h({ 'content-type': 'application/connect+json' }), 'Fetch'),

@@ -143,7 +143,7 @@ describe('withoutZeroTail: the NULs Firefox puts where it kept no body', () => {
   })
 })
 
-describe('lossyBinaryText (issue 31)', () => {
+describe('lossyBinaryText: a Connect body handed over as text', () => {
   it('a Connect body handed over as text with U+FFFD says why it cannot be read whole', () => {
     expect(lossyBinaryText({ kind: 'text', text: '\u0000\u0000\u0000\u0000\uFFFD{"a":1}' }, 'application/connect+json')).toBe(
       'DevTools handed over this Connect body as text: envelope lengths over 127 bytes were decoded as U+FFFD and cannot be read back. Turn on Live and reload for its bytes.',

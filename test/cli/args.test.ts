@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { HELP, parseCliArgs } from '../../src/cli/args.js'
 import { DEFAULT_STALL_MS } from '../../src/debug/diagnose.js'
+import { PROVIDER_IDS } from '../../src/index.js'
 
 describe('parseCliArgs', () => {
   it('commands, FILE, - and every option', () => {
@@ -99,7 +100,7 @@ describe('parseCliArgs', () => {
     expect(message(['merge', 'x', '-p'])).toBe('option --provider needs a value')
     expect(message(['merge', 'x', '--json=yes'])).toBe('option --json takes no value')
     expect(message(['merge', 'x', '--provider', 'claude'])).toBe(
-      '--provider must be one of ai-sdk-v4, bedrock, lobechat, langgraph, librechat, deepseek, chatgpt-web, chatglm, doubao, kimi, yuanbao, socketio-chat, anthropic, openai-realtime, openai-responses, gemini-live, gemini, ollama, ai-sdk, cohere, ag-ui, qwen, openai-chat, generic (got "claude")')
+      `--provider must be one of ${PROVIDER_IDS.join(', ')} (got "claude")`)
     expect(message(['merge', 'x', '--transport', 'unknown'])).toBe('--transport must be one of sse, ndjson, json, data-stream, eventstream, connect (got "unknown")')
     for (const n of ['0', '-1', '1.5', 'two', '']) {
       expect(message(['merge', 'x', `--entry=${n}`])).toBe(`--entry must be a whole number from 1 (the first streaming entry of a HAR; got ${JSON.stringify(n)})`)

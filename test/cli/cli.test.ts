@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { HELP } from '../../src/cli/args.js'
-import { createMerger, merge, type MergeOptions } from '../../src/index.js'
+import { createMerger, merge, PROVIDER_IDS, type MergeOptions } from '../../src/index.js'
 import { ROOT, runCli } from './run.js'
 
 const lines = (...l: string[]) => l.join('\n') + '\n'
@@ -224,7 +224,7 @@ describe.concurrent('usage errors and unreadable files: exit 2, one line on stde
     [['merge'], 'deltascope: merge: missing FILE (a path, or - for stdin); see deltascope --help\n'],
     [[], 'deltascope: missing command (merge, frames, check, diagnose, timing, stress, serve or ws-fixture); see deltascope --help\n'],
     [['cat', 'x'], 'deltascope: unknown command "cat" (merge, frames, check, diagnose, timing, stress, serve or ws-fixture); see deltascope --help\n'],
-    [['merge', '-p', 'claude', 'x'], 'deltascope: --provider must be one of ai-sdk-v4, bedrock, lobechat, langgraph, librechat, deepseek, chatgpt-web, chatglm, doubao, kimi, yuanbao, socketio-chat, anthropic, openai-realtime, openai-responses, gemini-live, gemini, ollama, ai-sdk, cohere, ag-ui, qwen, openai-chat, generic (got "claude"); see deltascope --help\n'],
+    [['merge', '-p', 'claude', 'x'], `deltascope: --provider must be one of ${PROVIDER_IDS.join(', ')} (got "claude"); see deltascope --help\n`],
   ])('%j', async (args, stderr) => {
     expect(await runCli(args)).toEqual({ code: 2, stdout: '', stderr })
   })

@@ -1,13 +1,13 @@
 // diagnose(): every diagnostic named after its bug, at the right frame, from real wire text;
 // the full list of (code, level, frame) asserted exactly each time. Every repository fixture:
-// the exact list (a clean stream has no warning or error), also when cut into timed reads.
+// the exact list its .expected.json gives (a clean stream has none), also when cut into timed reads.
 
 import { describe, expect, it } from 'vitest'
 import { diagnose, diagnoseMerger } from '../../src/debug/diagnose.js'
 import type { CapturedChunk, Recording } from '../../src/exchange/types.js'
 import { createMerger, SYMPTOMS, type Diagnostic } from '../../src/index.js'
 import { LineEndings } from '../../src/debug/line-endings.js'
-import { loadFixtures } from '../support/fixtures.js'
+import { fixtureRecording, loadFixtures } from '../support/fixtures.js'
 
 const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
 const encoder = new TextEncoder()
@@ -424,112 +424,20 @@ describe('diagnose: times', () => {
 })
 
 describe('diagnose: the repository fixtures', () => {
-  /** What each fixture that is not clean shows; every other one shows nothing. */
-  const EXPECTED: Record<string, Array<[string, string, number | null]>> = {
-    'ai-sdk-v4/broken-lines.txt': [['no-terminal-event', 'warning', null]],
-    // the annotations (8), kept out of the reply
-    'ai-sdk-v4/continued-steps-annotations.txt': [['note', 'info', 0]],
-    'ai-sdk-v4/error-after-text.txt': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 3]],
-    // the redacted reasoning (i), kept out of the reply
-    'ai-sdk-v4/reasoning-signature-redacted.txt': [['note', 'info', 4]],
-    // the 9 part's args differ from the streamed {"testArg":"test-value"}}
-    // and the streamed arguments have one brace too many: an error, as the finish reason is stop
-    'ai-sdk-v4/tool-call-streaming-args-differ.txt': [['arguments-invalid', 'error', 2], ['final-mismatch', 'warning', 3]],
-    'ai-sdk/abort-after-partial-text.sse': [['note', 'warning', 7]],
-    'ai-sdk/error-before-any-content.sse': [['empty-reply', 'warning', null], ['provider-error', 'error', 1]],
-    'ai-sdk/error-part-mid-stream.sse': [['provider-error', 'error', 5]],
-    // the failed tool, said beside its tool-result part
-    'ai-sdk/tool-error-approval-request-source.sse': [['note', 'info', 9]],
-    // the failed forecast tool (tool-output-error), said beside its tool-result part
-    'ai-sdk/writer-interleaved-parts-failed-tool.sse': [['note', 'info', 22]],
-    'ag-ui/run-error-after-broken-frame.sse': [['provider-error', 'error', 10]],
-    'ag-ui/truncated-in-tool-args.sse': [['no-terminal-event', 'warning', null], ['arguments-invalid', 'warning', 4]],
-    // the tool_result block (its content streams as input_json_delta, kept out too)
-    'anthropic/claude-ai-extras.sse': [['note', 'info', 12]],
-    'anthropic/malformed-frame-redacted-thinking.sse': [['note', 'info', 1]],
-    'anthropic/overloaded-error-mid-stream.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 4]],
-    'anthropic/pings-server-tool-web-search.sse': [['note', 'info', 11]],
-    'anthropic/truncated-tool-input-max-tokens.sse': [['arguments-invalid', 'warning', 3], ['truncated-by-limit', 'warning', 5]],
-    'bedrock/exception-mid-stream.bin': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 5]],
-    'bedrock/prelude-crc-mismatch.bin': [['no-terminal-event', 'warning', null]],
-    // the redactedContent, kept out of the reply
-    'bedrock/reasoning-text-redacted.bin': [['note', 'info', 7]],
-    'bedrock/truncated-in-message.bin': [['no-terminal-event', 'warning', null]],
-    // the assistant's model_editable_context message, kept out of the reply
-    'chatgpt-web/sticky-patch-frames-gpt-5-3.sse': [['note', 'info', 3]],
-    'cohere/error-after-broken-frame.sse': [['provider-error', 'error', 5]],
-    // the tool plan, kept out of the reply
-    'cohere/tool-plan-two-tool-calls.sse': [['note', 'info', 1]],
-    'cohere/truncated-no-message-end.sse': [['no-terminal-event', 'warning', null], ['unterminated-frame', 'warning', 3]],
-    // the STREAM_CHUNK that repeats the answer CHUNK_DELTA brought
-    'doubao/thinking-search-answer.sse': [['note', 'info', 10]],
-    'gemini/error-chunk.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 2]],
-    // candidate 1 stopped at MAX_TOKENS
-    'gemini/multiple-candidates.sse': [['truncated-by-limit', 'warning', 2]],
-    'gemini/partial-args-cut-off.sse': [['no-terminal-event', 'warning', null], ['note', 'warning', 2]],
-    'gemini/prompt-blocked.sse': [['empty-reply', 'warning', null], ['note', 'warning', 0]],
-    // cut 30 bytes into the message.status envelope: the frame error is the Reply's, the missing end a warning
-    'kimi/connect-cut-in-envelope.bin': [['no-terminal-event', 'warning', null]],
-    // the end-of-stream envelope's Connect error
-    'kimi/connect-end-stream-error.bin': [['provider-error', 'error', 2]],
-    // the recording's authors trimmed most reasoning deltas: both block finishes differ
-    'langgraph/events-reasoning-trimmed.sse': [['no-terminal-event', 'warning', null], ['final-mismatch', 'warning', 12], ['final-mismatch', 'warning', 13], ['unterminated-frame', 'warning', 15]],
-    // the JS server sends no event: end: said, as info
-    'langgraph/messages-tuple-parallel-branches.sse': [['no-terminal-event', 'info', null]],
-    'langgraph/messages-tuple-text-then-finish.sse': [['no-terminal-event', 'info', null]],
-    'langgraph/messages-tuple-tool-steps-failed-tool.sse': [['no-terminal-event', 'info', null]],
-    'langgraph/partial-snapshot-rewrites-then-shrinks.sse': [['snapshot-rewrote', 'warning', 4], ['snapshot-rewrote', 'warning', 5]],
-    'langgraph/partial-snapshots-tool-use-then-text.sse': [['no-terminal-event', 'info', null]],
-    'librechat/error-event-after-text.sse': [['provider-error', 'error', 2]],
-    'librechat/legacy-cumulative-text-rewrites.sse': [['snapshot-rewrote', 'warning', 4]],
-    // the later stop "message_stop"
-    'lobechat/anthropic-upstream-thinking-tool-call.sse': [['note', 'info', 17]],
-    'lobechat/chunk-error-after-broken-frame.sse': [['provider-error', 'error', 3]],
-    'lobechat/first-chunk-error.sse': [['empty-reply', 'warning', null], ['provider-error', 'error', 0]],
-    'ollama/chat-error-line-mid-stream.ndjson': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 3]],
-    'ollama/generate-thinking-length.ndjson': [['truncated-by-limit', 'warning', 4]],
-    'openai-chat/duplicate-finish-and-usage.sse': [['duplicate-finish', 'info', 3]],
-    // choice 0 stopped at length
-    'openai-chat/n2-interleaved-choices.sse': [['truncated-by-limit', 'warning', 6]],
-    'openai-chat/ollama-compat-index-zero-reused.sse': [['reused-tool-index', 'warning', 1]],
-    'openai-chat/openrouter-mid-stream-error.sse': [['provider-error', 'error', 2]],
-    'openai-chat/ping-block-and-unterminated-last-frame.sse': [['no-terminal-event', 'warning', null], ['unterminated-frame', 'warning', 2]],
-    'openai-chat/tool-args-parsable-early-then-more.sse': [['arguments-invalid', 'error', 3]],
-    'openai-chat/tool-args-truncated-finish-length.sse': [['arguments-invalid', 'warning', 2], ['truncated-by-limit', 'warning', 3]],
-    'openai-chat/tool-calls-missing-index.sse': [['missing-tool-index', 'warning', 0], ['missing-tool-index', 'warning', 2]],
-    'openai-chat/tool-calls-no-index-no-id.sse': [['missing-tool-index', 'warning', 0], ['missing-tool-index', 'warning', 2]],
-    'openai-responses/completed-differs-from-deltas.sse': [['final-mismatch', 'warning', 9]],
-    'openai-responses/error-event-mid-stream.sse': [['no-terminal-event', 'warning', null], ['provider-error', 'error', 6]],
-    'openai-responses/failed-keeps-partial-text.sse': [['provider-error', 'error', 6]],
-    'openai-responses/incomplete-max-output-tokens.sse': [['truncated-by-limit', 'warning', 12]],
-    'openai-responses/truncated-no-terminal-event.sse': [['no-terminal-event', 'warning', null], ['arguments-invalid', 'warning', 5]],
-    // the thinking_summary phase, kept out of the reply
-    'qwen/chat-summary-answer.sse': [['note', 'info', 1]],
-    // the published fragment ends after its searchGuid, without [DONE] (its two non-JSON labels are the Reply's frame errors)
-    'yuanbao/text-step-search-guid.sse': [['no-terminal-event', 'warning', null]],
-  }
+  // Each fixture's .expected.json lists what diagnose() says about it (`diagnostics`, [] when clean).
   const fixtures = loadFixtures()
-  const asRecording = (f: (typeof fixtures)[number], reads: Array<[Uint8Array, number | null]>): Recording => {
-    const r = recording(reads, { url: f.options.url ?? '', contentType: f.options.contentType ?? null })
-    if (f.options.provider || f.options.transport) r.forced = { ...(f.options.provider ? { provider: f.options.provider } : {}), ...(f.options.transport ? { transport: f.options.transport } : {}) }
-    if (f.options.rules) r.forced = { ...r.forced, rules: f.options.rules }
-    return r
-  }
-
-  it('every fixture named in the table exists', () => {
-    const names = new Set(fixtures.map((f) => f.name))
-    expect(Object.keys(EXPECTED).filter((n) => !names.has(n))).toEqual([])
-  })
+  const asRecording = (f: (typeof fixtures)[number], reads: Array<[Uint8Array, number | null]>) => fixtureRecording(f.options, reads)
 
   for (const f of fixtures) {
-    it(`${f.name}: ${EXPECTED[f.name] ? 'exactly what is wrong with it' : 'clean: nothing'}`, () => {
-      expect(found(diagnose(asRecording(f, [[f.wire, null]])))).toEqual(EXPECTED[f.name] ?? [])
+    const expected = f.diagnostics.map((d) => [d.code, d.level, d.frame])
+    it(`${f.name}: ${expected.length ? 'exactly what is wrong with it' : 'clean: nothing'}`, () => {
+      expect(found(diagnose(asRecording(f, [[f.wire, null]])))).toEqual(expected)
     })
     it(`${f.name}: cut into timed reads of 7 bytes, the same warnings and errors`, () => {
       const reads: Array<[Uint8Array, number]> = []
       for (let at = 0; at < f.wire.length; at += 7) reads.push([f.wire.slice(at, at + 7), 100 + at])
       const ds = diagnose(asRecording(f, reads))
-      expect(found(ds.filter((d) => d.level !== 'info'))).toEqual((EXPECTED[f.name] ?? []).filter(([, level]) => level !== 'info'))
+      expect(found(ds.filter((d) => d.level !== 'info'))).toEqual(expected.filter(([, level]) => level !== 'info'))
     })
   }
 })

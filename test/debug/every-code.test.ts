@@ -1,4 +1,5 @@
-// Every declared diagnostic is emitted by some rule (issue 33): each DiagnosticCode (the keys
+// Every declared diagnostic is emitted by some rule (a code nothing emits is a promise the
+// debugger does not keep): each DiagnosticCode (the keys
 // of SYMPTOMS, which is complete by type) is produced by a repository fixture, whole or cut
 // into timed reads, or by the one scenario named for it below (a code no fixture shows). A
 // code added to the union that no rule emits fails here; so does a scenario that stops

@@ -24,7 +24,7 @@ const picksArb = fc.array(fc.nat({ max: 11 }), { minLength: 1, maxLength: 16 })
 
 function variant(name: string, body: string): FixtureCase {
   const wire = enc.encode(body)
-  return { name, wire, options: OPTIONS, reply: merge(wire, OPTIONS), description: '' }
+  return { name, wire, options: OPTIONS, reply: merge(wire, OPTIONS), description: '', diagnostics: [] } // no suite diagnoses a variant
 }
 
 let warn: ReturnType<typeof vi.spyOn>

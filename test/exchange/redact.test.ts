@@ -19,7 +19,7 @@ describe('redactHeaders', () => {
     ['x-client-secret', true],
     ['x-session-id', true],
     ['Ocp-Apim-Subscription-Key', true],
-    ['openai-organization', true], // identifies the account (issue 15)
+    ['openai-organization', true], // identifies the account
     ['openai-project', true],
     ['Authentication', true],
     ['X-Auth-Key', true],
@@ -123,7 +123,7 @@ describe('redactBody', () => {
     expect(redactBody('grant_type=refresh&refresh_token=abc&client_id=x')).toBe('grant_type=refresh&refresh_token=[REDACTED]&client_id=x')
   })
 
-  it('replaces a body it cannot read by a note (issue 15), keeps JSON without secrets as it is', () => {
+  it('replaces a body it cannot read by a note (it may hold a secret no rule can find), keeps JSON without secrets as it is', () => {
     for (const t of ['hello api_key=1 world', '{"api_key": "unterminated', '{"api_key":"x"} trailing', '[1,2']) {
       expect(redactBody(t)).toBe(`[REDACTED] a request body of ${t.length} characters that is not JSON, NDJSON, a form or multipart was left out: export with credentials to keep it`)
       expect(redactBody(t, true)).toBe(t)

@@ -113,7 +113,7 @@ describe('shared readers', () => {
   })
 })
 
-// Issue 14, Capture: an AI SDK v4 data stream arrives as text/plain, a Bedrock body as bytes
+// Capture: an AI SDK v4 data stream arrives as text/plain, a Bedrock body as bytes
 // (getContent's base64); either is listed, with the reason it was listed.
 describe('the data stream and the AWS event stream', () => {
   const enc = (s: string) => new TextEncoder().encode(s)

@@ -1,4 +1,4 @@
-// Issue 15, defect 1: JSON nested past the call stack (about 4,100 levels: an 8.3 KB frame) in
+// Hostile input: JSON nested past the call stack (about 4,100 levels: an 8.3 KB frame) in
 // every place a provider puts a parsed value. merge() used to throw RangeError (recursive
 // JSON.stringify in the adapters), poisoning the merger; a Reply holding such a value could not
 // be stringified. Now: the arguments keep their exact text, argumentsError names the limit,

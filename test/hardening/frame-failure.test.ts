@@ -1,4 +1,4 @@
-// Issue 15, defect 1 (continued): a failure inside one frame's handling becomes that frame's
+// Hostile input: a failure inside one frame's handling becomes that frame's
 // `frame-failed` diagnostic and never poisons the merger (the router wraps the adapter's
 // recognition, its map and flush, and each delta's application); the CLI never prints
 // "internal error", whatever the input.

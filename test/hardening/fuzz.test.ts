@@ -1,4 +1,4 @@
-// Issue 15, part 6: the fuzzer (scripts/fuzz.ts, `npm run fuzz`, 100,000 cases by default) in a
+// Hostile input: the fuzzer (scripts/fuzz.ts, `npm run fuzz`, 100,000 cases by default) in a
 // quick run inside npm test: 2,000 seeded cases of every kind, with storms up to 256 KB, and
 // zero throws, chunking mismatches or unserialisable Replies (growth with size is timed, so it
 // is checked by `npm run fuzz`, not here). Its checks are themselves checked on planted adapters.

@@ -1,4 +1,4 @@
-// Issue 15, defects 2 and 3: every per-frame cost bounded. A call named "a" then N frames each
+// Hostile input: every per-frame cost bounded, so a long stream cannot freeze the reader. A call named "a" then N frames each
 // adding `"name": "b"` (every diagnostic used to quote the whole name so far, and each frame
 // joined it to compare: quadratic); Responses `*.done` after every delta (each compared the
 // whole channel: 20,000 pairs 0.38 s, 60,000 took 26 s); the same for tool arguments and the AI

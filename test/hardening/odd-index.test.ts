@@ -1,4 +1,4 @@
-// Issue 15, defect 4: Responses tool calls vanished silently when `output_index` was -1, "0",
+// Hostile or careless input: Responses tool calls vanished silently when `output_index` was -1, "0",
 // 1.5, null or 2^53 (no call, no error, no diagnostic). Now the call is kept in order of
 // arrival, its later events routed by their item_id, with a warning that says why; a call the
 // wire keyed properly is never captured by it.

@@ -1,4 +1,4 @@
-// Issue 15, defect 7: redaction gaps (defaults). Headers OpenAI-Organization, OpenAI-Project,
+// Secrets in an export: redaction gaps the defaults once had. Headers OpenAI-Organization, OpenAI-Project,
 // Authentication, X-Auth-Key and any Bearer-valued header were kept; URL fragments, `;`
 // separated keys and `code=` were kept, and a token in the URL path landed in the export's file
 // name; a request body that was not strict JSON or a simple form was passed through whole;

@@ -1,5 +1,5 @@
 // The standalone page, built, served from 127.0.0.1 and driven in Debian Chromium, given the
-// two framings of issue 14: a Bedrock ConverseStream body saved as .bin (binary, recorded) and
+// two framings that are neither SSE nor NDJSON: a Bedrock ConverseStream body saved as .bin (binary, recorded) and
 // an AI SDK v4 data stream (.txt): each is listed, read by its adapter, and a frame of the
 // binary one shows its headers and JSON, not bytes.
 

@@ -1,4 +1,4 @@
-// Issue 15 in the browser: the standalone page, built, served from 127.0.0.1 and driven in
+// Hostile input in the browser: the standalone page, built, served from 127.0.0.1 and driven in
 // Debian Chromium, given what an attacker's stream holds.
 //   - A 1 MB body of 100,000 broken frames (the old panel: 2.2 GB of renderer heap, frozen 3.6 s,
 //     the Problems list laying out every entry with each frame's raw text). Now: the exact

@@ -1,6 +1,6 @@
-// Issue 14, Capture: the panel lists an AI SDK v4 data stream (text/plain) and a Bedrock
+// Capture of the framings that are not SSE or NDJSON: the panel lists an AI SDK v4 data stream (text/plain) and a Bedrock
 // binary body (bytes, as getContent's base64 decodes to), and a response listed because its
-// body sniffed as a stream keeps the reason on its row; issue 31: a Kimi Connect body likewise.
+// body sniffed as a stream keeps the reason on its row; a Kimi Connect body likewise.
 
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 // The standalone page, built, served from 127.0.0.1 and driven in Debian Chromium, given runs
-// whose messages stream at once (issue 27): a LangGraph fan-out and a ReAct agent's steps are
+// whose messages stream at once (agents and fan-outs interleave them): a LangGraph fan-out and a ReAct agent's steps are
 // shown as the client ends them, one block per message, each tool call with its result under
 // it; rewound to a frame, the messages as they stood then; a plain completion has no block.
 

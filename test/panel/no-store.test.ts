@@ -1,7 +1,7 @@
-// A Cache-Control: no-store stream in the request list (issue 16): Chrome keeps no body of it
+// A Cache-Control: no-store stream in the request list: Chrome keeps no body of it
 // for the devtools network API, so a row captured on completion (the HAR path) with no body
 // says why and what to do; live capture reads its bytes as they arrive, and it ends finished.
-// And what issue 16 saw under Live: a stream the page closes once it has the terminal event
+// And what was once seen under Live: a stream the page closes once it has the terminal event
 // ends finished, not cancelled.
 
 import { describe, expect, it } from 'vitest'

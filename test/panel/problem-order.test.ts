@@ -1,4 +1,5 @@
-// The Problems list's order and note counts (issue 33), over real diagnostics: warnings and
+// The Problems list's order and note counts, over real diagnostics (so a reply is not buried
+// under info notes): warnings and
 // errors before the info notes, and the notes counted by code over the whole list, a summary
 // ("N more … not listed (M in all)", from the debugger's findings and from the core's
 // accumulator alike) counted for the N notes it stands for.

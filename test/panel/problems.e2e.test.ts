@@ -1,4 +1,4 @@
-// Problems that keep their place (issue 33): a Live capture splits nearly every frame across
+// Problems that keep their place (the reply first, the notes out of its way): a Live capture splits nearly every frame across
 // network reads, and each such frame is an info note. The reply must not be buried under them:
 // errors and warnings come first, info notes are one line per code with their count (expanded
 // on demand), and the whole Problems block folds away, remembered across a reload. Driven in

@@ -1,4 +1,5 @@
-// claude.ai's Anthropic extras and a message_start that already holds the reply (issue 14):
+// claude.ai's Anthropic extras and a message_start that already holds the reply (as a resumed
+// stream sends it):
 // src/providers/anthropic.ts, rules beside the ones in anthropic.test.ts.
 
 import { describe, expect, it } from 'vitest'

@@ -139,7 +139,7 @@ describe('anthropic mapper', () => {
 })
 
 describe('anthropic through the accumulator', () => {
-  it('rebuilds the STREAMS.md §1.4 thinking + text + tool_use sample', () => {
+  it('rebuilds a thinking + text + tool_use stream', () => {
     const { state } = accumulate([
       ['message_start', messageStart],
       ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }],

@@ -34,7 +34,7 @@ describe('detection across every provider\'s fixtures', () => {
   }
 })
 
-// The two framings of issue 14 (parts 2 and 9): every adapter is asked, not only the first
+// The two framings that are neither SSE nor NDJSON: every adapter is asked, not only the first
 // that answers, so a frame claimed by two adapters shows here whatever the registry order.
 describe('the AI SDK v4 data stream and Bedrock ConverseStream are claimed by their own adapter alone', () => {
   const claimants = (event: string | null, json: unknown) =>
@@ -65,7 +65,7 @@ describe('the AI SDK v4 data stream and Bedrock ConverseStream are claimed by th
   })
 })
 
-// Issue 31: every adapter is asked about every frame of the Chinese chat apps' fixtures, not
+// Every adapter is asked about every frame of the Chinese chat apps' fixtures, not
 // only the first that answers, so a frame two adapters claim shows whatever the registry order
 // (Qwen Chat's phase-less chunks are openai-chat's too, byte for byte: SHARED_FRAMES).
 describe("the chat apps' frames are claimed by their own adapter alone", () => {

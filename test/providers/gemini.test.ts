@@ -125,7 +125,7 @@ describe('gemini Vertex partialArgs', () => {
     ])
   })
 
-  it('rebuilds {"location":"Boston","days":3} (STREAMS case 32)', () => {
+  it('rebuilds {"location":"Boston","days":3} from Vertex streamed arguments', () => {
     const { state } = accumulate([open, piece1, piece2, close])
     expect(state.choices[0]?.toolCalls).toEqual([{
       index: 0, id: null, type: 'function', name: 'get_weather',

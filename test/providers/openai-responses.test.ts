@@ -154,7 +154,7 @@ describe('openaiResponses accumulated', () => {
     expect(acc.diagnostics).toEqual([])
   })
 
-  it('keeps the deltas when response.completed says otherwise, with one diagnostic (STREAMS #36)', () => {
+  it('keeps the deltas when response.completed says otherwise, with one diagnostic', () => {
     const { acc, state } = accumulate([created, msgAdded(0), textDelta('Hel'), textDelta('lo'), textDone('Hello'), completed([message('DIFFERENT')])])
     expect(state.choices[0]?.content).toBe('Hello')
     expect(acc.diagnostics).toEqual([{
@@ -190,7 +190,7 @@ describe('openaiResponses accumulated', () => {
     expect(state.choices[0]?.content).toBe('Whole')
   })
 
-  it('keeps a known tool name when output_item.done brings an empty one (STREAMS #38)', () => {
+  it('keeps a known tool name when output_item.done brings an empty one', () => {
     const { acc, state } = accumulate([
       created,
       { type: 'response.output_item.added', output_index: 0, item: { id: 'fc_1', type: 'function_call', arguments: '', call_id: 'call_1', name: 'test_tool' } },
