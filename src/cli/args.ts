@@ -85,8 +85,8 @@ Options:
   -t, --transport <t>     force the framing: ${TRANSPORTS.join(', ')}
   --content-type <type>   the response's Content-Type (helps detect the framing)
   --url <url>             the request URL (helps detect the provider)
-  --rules <file>          read the stream with user rules (JSON; README "Reading any
-                          stream with rules"): they name where the text, reasoning,
+  --rules <file>          read the stream with user rules (JSON; docs/rules.md):
+                          they name where the text, reasoning,
                           tool calls, finish reason and end are, for any JSON frames
                           (these five win over what a fixture or HAR recorded)
   --client <module>       stress: your client, an ES module whose default export is

@@ -1,4 +1,4 @@
-// --rules FILE: a user rules file (README "Reading any stream with rules"), read and checked
+// --rules FILE: a user rules file (docs/rules.md), read and checked
 // before any input is opened; a bad file is one line on stderr, every problem named by its field.
 
 import { checkRules, type Rules } from '../library.js'
