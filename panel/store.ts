@@ -34,6 +34,7 @@ import type { PanelShell } from './shell.js'
 import { Backlogs } from './store/backlog.js'
 import { Comparisons, type ComparisonView } from './store/comparison.js'
 import { Batches } from './store/batch.js'
+import type { StoreCommands } from './store/calls.js'
 import { fileReaderSync } from './store/file-body.js'
 import { defaultDefer, defaultNow, defaultSchedule } from './store/budget.js'
 import { DEFAULT_MEMORY_BUDGET } from './store/memory.js'
@@ -76,9 +77,10 @@ export interface StoreParts {
  * What the components use: signals to render and commands to give. Two implementations: the
  * store itself (createPanelStore, below, on the thread that calls it) and its mirror on the
  * UI thread of a store that runs in a worker (panel/remote). The reads that need the body (a
- * frame, a window of rows, an export) answer from what the mirror holds, or later.
+ * frame, a window of rows, an export) answer from what the mirror holds, or later. Its
+ * commands (select, pin, clear, …) are the map's, in store/calls.ts.
  */
-export interface PanelStore {
+export interface PanelStore extends StoreCommands {
   /** Applies an event (applyEvent where the store is). */
   apply(event: PanelEvent): void
   /** Bumped once per batch. */
@@ -104,8 +106,6 @@ export interface PanelStore {
    * a request alone over it stops growing. Applied at the next batch.
    */
   readonly memoryBudget: Signal<number>
-  /** Pins a request (the memory budget never releases it), or unpins it. */
-  pin(id: string, on: boolean): void
   readonly notes: ReadonlySignal<Note[]>
   /** Live capture as the shell reports it (off where the shell has none). */
   readonly live: ReadonlySignal<LiveState>
@@ -114,16 +114,6 @@ export interface PanelStore {
   readonly selection: ReadonlySignal<SelectionView | null>
   /** The comparison shown (compare with my client, diff two captures), or null. */
   readonly comparison: ReadonlySignal<ComparisonView | null>
-  select(id: string | null): void
-  /** Selects a frame; `scrub` rewinds the reply to it (default: autoScrub). */
-  selectFrame(seq: number | null, options?: { scrub?: boolean }): void
-  /** Moves the frame selection over visible frames (arrow keys); Infinity = last. */
-  moveFrame(delta: number): void
-  /** Selects the next frame the search matched (delta 1) or the one before (-1), wrapping around. */
-  searchStep(delta: number): void
-  moveRequest(delta: number): void
-  /** Shows the reply as it stood after frame `seq`; null shows the latest. */
-  scrubTo(seq: number | null): void
   /**
    * The frame list rows [from, to) of the selected request (built for these rows only). A
    * mirror returns the rows it has (null for a row not here yet) and asks for the rest.
@@ -135,10 +125,6 @@ export interface PanelStore {
   loadFrame(seq: number): Promise<Frame | null>
   /** Selects the frame that produced a position of the shown reply (the reply stays); false when no frame did. */
   selectFrameAt(field: FieldRef, offset: number): Promise<boolean>
-  clear(): void
-  dismissNote(index: number): void
-  /** Removes every note (the Clear button; a navigation keeps them). */
-  clearNotes(): void
   /** What was recorded, read-only: the exports read it. */
   readonly recordings: Recordings
   /**
