@@ -36,6 +36,17 @@ export interface StoreEnv extends Clock {
   readSync: ReadSync | null
 }
 
+/**
+ * A cache built from the model's merger. Each is valid for one merger: a restart resets every
+ * one; a model dropped or restarted forgets the work each deferred (deferred-run.ts).
+ */
+export interface RequestCache {
+  /** A new merger: nothing cached holds (what a cache learned of costs may stay, as an estimate). */
+  reset(): void
+  /** Cancels the work deferred. */
+  forget(): void
+}
+
 /** finished or cancelled, as it arrived; applied once what came before it is merged. */
 export interface Closing {
   type: 'finished' | 'cancelled'
@@ -86,6 +97,8 @@ export class RequestModel {
   readonly search: FrameScan
   /** Diagnostics and timing, computed once the body ended. */
   readonly debug: DebugCache
+  /** Every cache above, reset and forgotten as one: a cache added to the model goes here too. */
+  private readonly caches: readonly RequestCache[]
   private rowCache: { rev: number; row: RequestRow } | null = null
   private readonly warn: (err: unknown) => void
 
@@ -99,6 +112,7 @@ export class RequestModel {
     this.frameList = new FrameList(this, env)
     this.search = new FrameScan(this, env)
     this.debug = new DebugCache(this, env)
+    this.caches = [this.replies, this.provenance, this.frameList, this.search, this.debug]
     this.warn = (err) => env.warn(`request ${this.request.id}: ${String(err)}`)
   }
 
@@ -159,11 +173,7 @@ export class RequestModel {
     if (forced.rules) this.forced.rules = forced.rules
     this.merger = this.newMerger()
     this.final = null
-    this.replies.reset()
-    this.provenance.reset()
-    this.frameList.reset()
-    this.search.reset()
-    this.debug.reset()
+    for (const cache of this.caches) cache.reset()
     Object.assign(this.backlog, emptyBacklog())
   }
 
@@ -195,11 +205,7 @@ export class RequestModel {
 
   /** Cancels deferred work (the model is dropped, or restarted). */
   forget(): void {
-    this.replies.forget()
-    this.provenance.forget()
-    this.frameList.forget()
-    this.search.forget()
-    this.debug.forget()
+    for (const cache of this.caches) cache.forget()
   }
 
   /** This request's line in the request list. */

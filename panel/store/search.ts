@@ -10,7 +10,8 @@
 
 import type { Provenance } from '../../src/library.js'
 import type { ProvenanceIndex } from '../provenance.js'
-import type { RequestModel, StoreEnv } from './model.js'
+import { DeferredRun } from './deferred-run.js'
+import type { RequestCache, RequestModel, StoreEnv } from './model.js'
 import type { Highlight } from './types.js'
 
 /** Frames searched at once; more go in slices... */
@@ -69,11 +70,13 @@ interface Scan extends ScanResult {
 }
 
 /** The search of one request (kept on its model; a new merger starts it over). */
-export class FrameScan {
+export class FrameScan implements RequestCache {
   private scan: Scan | null = null
-  private timer: (() => void) | null = null
+  private readonly deferred: DeferredRun
 
-  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {}
+  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {
+    this.deferred = new DeferredRun(model, env)
+  }
 
   /** The matches of `query` so far: searched now when few frames are left, else in slices from now on. */
   result(query: Extract<ParsedQuery, { re: RegExp }>): ScanResult {
@@ -152,8 +155,7 @@ export class FrameScan {
   }
 
   forget(): void {
-    this.timer?.()
-    this.timer = null
+    this.deferred.forget()
   }
 
   /** A new merger: searched again from the first frame. */
@@ -186,11 +188,9 @@ export class FrameScan {
   }
 
   private later(): void {
-    if (this.timer) return
-    this.timer = this.env.defer(() => {
-      this.timer = null
+    this.deferred.schedule(() => {
       const s = this.scan
-      if (!s || !this.env.holds(this.model) || s.merger !== this.model.merger) return
+      if (!s || s.merger !== this.model.merger) return
       this.run(s, this.env.now() + SLICE_MS)
       this.env.changed()
       if (s.scanned < this.model.merger.frameCount) this.later()
