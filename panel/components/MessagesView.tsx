@@ -8,7 +8,7 @@ import { useState } from 'preact/hooks'
 import type { Channel, Reply, ReplyMessage, ReplyMessagePart } from '../../src/library.js'
 import { plural } from '../format.js'
 import { partSpans } from '../message-layout.js'
-import type { Highlight } from '../store.js'
+import type { Highlight } from '../store/index.js'
 import { JsonTree } from './JsonTree.js'
 import { VisibleText } from './VisibleText.js'
 

@@ -6,7 +6,7 @@
 
 import { Fragment } from 'preact'
 import { REQUEST_COLUMNS } from '../request-columns.js'
-import type { RequestRow } from '../store.js'
+import type { RequestRow } from '../store/index.js'
 import { MiddleEllipsis } from './MiddleEllipsis.js'
 
 interface Props {

@@ -1,4 +1,4 @@
-// The panel's store where it runs in a worker: the store itself (panel/store.ts, unchanged),
+// The panel's store where it runs in a worker: the store itself (panel/store/index.ts, unchanged),
 // driven by the messages of its mirror on the UI thread (mirror.ts), and what changed sent
 // back after each change, coalesced: one `state` per task, however many signals changed in
 // it. Only this side holds bodies and mergers; the mirror holds what the UI shows.
@@ -6,8 +6,8 @@
 import { effect } from '@preact/signals'
 import { concatBytes, utf8Encode } from '../../src/exchange/bytes.js'
 import type { Reply } from '../../src/library.js'
-import { createPanelStore, type LocalPanelStore } from '../store.js'
-import { nextTask } from '../store/budget.js'
+import { createPanelStore, type LocalPanelStore } from '../store/index.js'
+import { nextTask } from '../store/clock.js'
 import type { ImportJob } from '../store/import.js'
 import type { CaptureEvent } from '../shell.js'
 import type { RequestRow, SelectionState, StoreOptions } from '../store/types.js'

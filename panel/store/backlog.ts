@@ -7,7 +7,7 @@
 // 100,000 broken frames costs seconds, 1 MB of a healthy stream a few milliseconds).
 
 import { piece, pieceEnd, sizeOf, SLICE_SIZE } from '../../src/exchange/slices.js'
-import type { RequestModel } from './model.js'
+import type { RequestModel } from './request-model.js'
 
 /** A chunk longer than this (characters or bytes) is merged in slices across batches. */
 export const LARGE_CHUNK = 64 * 1024

@@ -7,8 +7,8 @@
 
 import { slices } from '../../src/exchange/slices.js'
 import { LARGE_CHUNK } from './backlog.js'
-import { nextTask } from './budget.js'
-import type { Recorder } from './recording.js'
+import { nextTask } from './clock.js'
+import type { Recorder } from './recorder.js'
 
 /** What the store reads a body from: a File or Blob (structured-cloneable, so it crosses to a worker). */
 export interface BodySource {

@@ -10,7 +10,7 @@ import type { Diagnostic } from '../../src/library.js'
 import { diagnoseMerger, frameTimes } from '../../src/debug/diagnose.js'
 import { timingOfMerger, type Timing } from '../../src/debug/timing.js'
 import { DeferredRun } from './deferred-run.js'
-import type { RequestCache, RequestModel, StoreEnv } from './model.js'
+import type { RequestCache, RequestModel, StoreEnv } from './request-model.js'
 
 /** Bodies of more frames than this are read by the debugger in a task after the final reply is shown. */
 const DEFER_FRAMES = 20_000

@@ -4,7 +4,7 @@
 // by the cache's forget() (the model dropped or restarted); and skipped when the model is no
 // longer the store's, since a timer may fire after a clear that did not reach it.
 
-import type { RequestModel, StoreEnv } from './model.js'
+import type { RequestModel, StoreEnv } from './request-model.js'
 
 export class DeferredRun {
   private cancel: (() => void) | null = null

@@ -4,7 +4,7 @@
 
 import { batch } from '@preact/signals'
 import type { CaptureEvent, ForcedOptions } from '../../src/exchange/types.js'
-import type { LocalPanelStore } from '../store.js'
+import type { LocalPanelStore } from './index.js'
 import { readBody, type BodySource } from './body-reader.js'
 import { pageVerdict, type CompareAgainst } from './comparison.js'
 

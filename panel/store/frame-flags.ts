@@ -6,7 +6,7 @@
 import type { Merger } from '../../src/library.js'
 import { isKeepalive, isKeepaliveEvent } from '../summary.js'
 import { DeferredRun } from './deferred-run.js'
-import type { RequestModel, StoreEnv } from './model.js'
+import type { RequestModel, StoreEnv } from './request-model.js'
 
 /** Frames classified at once; more go in slices... */
 const FLAG_SYNC = 1000

@@ -6,7 +6,7 @@
 import { utf8Length, type Frame, type FrameEntry, type Merger, type Reply } from '../../src/library.js'
 import { isKeepalive, summarizeFrame } from '../summary.js'
 import { FrameFlags } from './frame-flags.js'
-import type { RequestCache, RequestModel, StoreEnv } from './model.js'
+import type { RequestCache, RequestModel, StoreEnv } from './request-model.js'
 import type { Index } from './provenance-schedule.js'
 import type { BrokenInfo, FrameItem } from './types.js'
 

@@ -3,9 +3,9 @@
 // applyEvent (store/events.ts). Captured data is untrusted: it is only ever handled as data.
 //
 //   batch.ts                one `version` bump per batch (an animation frame)
-//   recording.ts            requests and their bodies, kept up to a cap
+//   recorder.ts             requests and their bodies, kept up to a cap
 //   backlog.ts              large bodies merged in slices across batches
-//   model.ts                one request: its merger and the caches built from it
+//   request-model.ts        one request: its merger and the caches built from it
 //   replies.ts              its replies: the latest (throttled snapshots), after a frame
 //   provenance-schedule.ts  when to build its provenance index (frame ↔ reply text)
 //   frame-list.ts           its frame list: rows built for the rows in view only
@@ -13,50 +13,50 @@
 //   search.ts               search inside its frames, in slices; the reply text the matches produced
 //   selection.ts            the selected request, frame and moment, and its view
 //   highlights.ts           frame ↔ reply positions in the reply shown
-//   filter.ts               the request list (by start time) and its filter
+//   request-list.ts         the request list (by start time) and its filter
 //   sort.ts                 the list's columns: the order a click asks, the widths dragged
 //   notes.ts                what the user should know, each message once
 //   debug.ts                a request's diagnostics and timing, once its body ended
 //   comparison.ts           compare with my client, diff two captures
-//   budget.ts               the clock, and when work that grows with the stream runs again
+//   clock.ts                the clock, and when work that grows with the stream runs again
 //   redaction.ts            the user's redaction list, kept through the shell
 //   rules.ts                the user's stream rules per URL pattern, kept through the shell
-//   memory.ts               the memory budget: what the requests hold, which to release
+//   budget.ts               the memory budget: what the requests hold, which to release
 //
 // Scale (100,000+ frames, a 20 MB body in one chunk): nothing costs time per frame on every
 // batch. The parts read the core's cheap accessors (frameCount, frameInfo, entries,
 // streamErrors, diagnostics, snapshot) and never ask for every frame at once.
 
 import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals'
-import type { Frame } from '../src/library.js'
-import type { FieldRef } from './provenance.js'
-import type { PanelShell } from './shell.js'
-import { Backlogs } from './store/backlog.js'
-import { Comparisons, type ComparisonView } from './store/comparison.js'
-import { Batches } from './store/batch.js'
-import type { StoreCommands } from './store/calls.js'
-import { fileReaderSync } from './store/file-body.js'
-import { defaultDefer, defaultNow, defaultSchedule } from './store/budget.js'
-import { DEFAULT_MEMORY_BUDGET } from './store/memory.js'
-import { applyEvent, type PanelEvent } from './store/events.js'
-import { importFiles, type ImportJob, type ImportOptions } from './store/import.js'
-import { createRequestList } from './store/filter.js'
-import { frameAt, rangesFor } from './store/highlights.js'
-import type { StoreEnv } from './store/model.js'
-import { Notes } from './store/notes.js'
-import { Recorder } from './store/recording.js'
-import { createRedactionSettings, type RedactionSettings } from './store/redaction.js'
-import { createStreamRules, type StreamRules } from './store/rules.js'
-import { Selection } from './store/selection.js'
-import { sortRows, START_ORDER, type RequestSort } from './store/sort.js'
-import type { FrameItem, HeldRecordings, Highlight, LiveState, Note, Recordings, RequestRow, SelectionState, SelectionView, StoreOptions } from './store/types.js'
+import type { Frame } from '../../src/library.js'
+import type { FieldRef } from '../provenance.js'
+import type { PanelShell } from '../shell.js'
+import { Backlogs } from './backlog.js'
+import { Comparisons, type ComparisonView } from './comparison.js'
+import { Batches } from './batch.js'
+import type { StoreCommands } from './calls.js'
+import { fileReaderSync } from './file-body.js'
+import { defaultDefer, defaultNow, defaultSchedule } from './clock.js'
+import { DEFAULT_MEMORY_BUDGET } from './budget.js'
+import { applyEvent, type PanelEvent } from './events.js'
+import { importFiles, type ImportJob, type ImportOptions } from './import.js'
+import { createRequestList } from './request-list.js'
+import { frameAt, rangesFor } from './highlights.js'
+import type { StoreEnv } from './request-model.js'
+import { Notes } from './notes.js'
+import { Recorder } from './recorder.js'
+import { createRedactionSettings, type RedactionSettings } from './redaction.js'
+import { createStreamRules, type StreamRules } from './rules.js'
+import { Selection } from './selection.js'
+import { sortRows, START_ORDER, type RequestSort } from './sort.js'
+import type { FrameItem, HeldRecordings, Highlight, LiveState, Note, Recordings, RequestRow, SelectionState, SelectionView, StoreOptions } from './types.js'
 
 export type {
   BrokenInfo, ExportSource, FrameItem, HeldRecordings, HeldSource, Highlight, LiveState, Note, PageVerdict, ProviderReason, Recordings, RequestRow, RequestState,
   SearchView, SelectionState, SelectionView, StoreOptions,
-} from './store/types.js'
-export { applyEvent, type PanelEvent } from './store/events.js'
-export type { CompareAgainst, ComparisonView } from './store/comparison.js'
+} from './types.js'
+export { applyEvent, type PanelEvent } from './events.js'
+export type { CompareAgainst, ComparisonView } from './comparison.js'
 
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 /** Merging work per batch (ms) while a large body is merged in slices (twice that when it is complete). */
@@ -102,7 +102,7 @@ export interface PanelStore extends StoreCommands {
   readonly preserveLog: Signal<boolean>
   /**
    * The memory budget (bytes) for every request together: bodies and what is derived from
-   * them (store/memory.ts). Past it the oldest finished, unpinned requests are released;
+   * them (store/budget.ts). Past it the oldest finished, unpinned requests are released;
    * a request alone over it stops growing. Applied at the next batch.
    */
   readonly memoryBudget: Signal<number>

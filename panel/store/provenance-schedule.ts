@@ -8,9 +8,9 @@
 // `ensure` builds it whatever it costs.
 
 import { ProvenanceIndex } from '../provenance.js'
-import { timed, waitToRerun } from './budget.js'
+import { timed, waitToRerun } from './clock.js'
 import { DeferredRun } from './deferred-run.js'
-import type { RequestCache, RequestModel, StoreEnv } from './model.js'
+import type { RequestCache, RequestModel, StoreEnv } from './request-model.js'
 
 /** Cost per frame before one has been measured (ms). */
 const COST_PER_FRAME = 0.001

@@ -2,12 +2,12 @@
 // reply after a given frame (the scrubber, a selected frame), and the facts the core keeps as
 // it goes (entries, stream errors; diagnostics are the debugger's: debug.ts). A snapshot costs the core time per tool call
 // and per character (arguments parsed, text joined), so a dear one is not taken on every
-// batch of a growing stream: see budget.ts.
+// batch of a growing stream: see clock.ts.
 
 import type { FrameEntry, Reply, StreamError } from '../../src/library.js'
-import { timed, waitToRerun } from './budget.js'
+import { timed, waitToRerun } from './clock.js'
 import { DeferredRun } from './deferred-run.js'
-import type { RequestCache, RequestModel, StoreEnv } from './model.js'
+import type { RequestCache, RequestModel, StoreEnv } from './request-model.js'
 
 /** A snapshot cheaper than this (ms) is taken on every batch; a dearer one... */
 const SNAPSHOT_CHEAP_MS = 4

@@ -12,7 +12,7 @@ import type { ForcedOptions } from '../../src/exchange/types.js'
 import { urlHost, urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
 import { emptyBacklog, type Backlog } from './backlog.js'
-import type { Clock } from './budget.js'
+import type { Clock } from './clock.js'
 import { DebugCache } from './debug.js'
 import { FrameList } from './frame-list.js'
 import { ProvenanceSchedule } from './provenance-schedule.js'
@@ -63,7 +63,7 @@ export class RequestModel {
    */
   readonly reads: { ends: number[]; ts: Array<number | null> } = { ends: [], ts: [] }
   bytes = 0
-  /** What is derived from the body, as the memory budget last counted it (recording.ts enforceBudget). */
+  /** What is derived from the body, as the memory budget last counted it (recorder.ts enforceBudget). */
   held: { frames: number; problems: number } = { frames: 0, problems: 0 }
   truncated = false
   /** The memory budget, not the per-request cap, cut the body. */

@@ -11,7 +11,7 @@
 import type { Provenance } from '../../src/library.js'
 import type { ProvenanceIndex } from '../provenance.js'
 import { DeferredRun } from './deferred-run.js'
-import type { RequestCache, RequestModel, StoreEnv } from './model.js'
+import type { RequestCache, RequestModel, StoreEnv } from './request-model.js'
 import type { Highlight } from './types.js'
 
 /** Frames searched at once; more go in slices... */

@@ -20,7 +20,7 @@ export interface RequestSort {
   direction: SortDirection
 }
 
-/** The default: start time, as the rows come from the list (filter.ts orders them so). */
+/** The default: start time, as the rows come from the list (request-list.ts orders them so). */
 export const START_ORDER: RequestSort = { key: 'start', direction: 'ascending' }
 
 export const MAX_COLUMN_WIDTH = 600

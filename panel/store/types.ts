@@ -1,5 +1,5 @@
 // What the store gives the components: plain, read-only shapes built from the core's reply
-// and frame table. The components import them from panel/store.ts.
+// and frame table. The components import them from panel/store/index.ts.
 
 import type { Diagnostic, Frame, FrameKind, ProviderId, ProviderReason, Reply, StreamError, Transport } from '../../src/library.js'
 import type { Timing } from '../../src/debug/timing.js'
@@ -253,7 +253,7 @@ export interface StoreOptions {
   now?: () => number
   /** Body bytes kept per request; beyond it the rest is dropped, and that is said. */
   maxBytesPerRequest?: number
-  /** The memory budget for all requests together (store/memory.ts; default 512 MB); store.memoryBudget changes it. */
+  /** The memory budget for all requests together (store/budget.ts; default 512 MB); store.memoryBudget changes it. */
   memoryBudget?: number
   /** Above this many frames, selecting a frame does not rewind the reply by itself. */
   autoScrubMaxFrames?: number

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest'
 import { DeferredRun } from '../../panel/store/deferred-run.js'
-import type { RequestModel, StoreEnv } from '../../panel/store/model.js'
+import type { RequestModel, StoreEnv } from '../../panel/store/request-model.js'
 
 function clock() {
   const timers: Array<{ work: () => void; ms: number; cancelled: boolean }> = []

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
-import { createPanelStore, type FrameItem } from '../../panel/store.js'
+import { createPanelStore, type FrameItem } from '../../panel/store/index.js'
 import { startCell } from '../../panel/request-columns.js'
 import { formatDuration } from '../../panel/format.js'
 

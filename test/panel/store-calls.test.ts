@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { Frame } from '../../src/library.js'
 import type { Ask, Command, QuestionHandlers } from '../../panel/remote/protocol.js'
 import type { CommandName, QuestionName, StoreCommands } from '../../panel/store/calls.js'
-import type { PanelStore } from '../../panel/store.js'
+import type { PanelStore } from '../../panel/store/index.js'
 
 export function compilerSpecs(ask: Ask, handlers: QuestionHandlers, store: PanelStore): unknown[] {
   // the answer's type follows from the question's name
