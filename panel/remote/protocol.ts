@@ -13,7 +13,7 @@ import type { ComparisonView } from '../store/comparison.js'
 import type { PanelEvent } from '../store/events.js'
 import type { ImportRead } from '../store/import.js'
 import type { RequestSort } from '../store/sort.js'
-import type { FrameItem, LiveState, Note, RequestRow, SelectionState, SelectionView } from '../store/types.js'
+import type { FrameItem, LiveState, Note, RequestRow, SelectionView } from '../store/types.js'
 import type { ListPatch } from './list-patch.js'
 import type { ReplyPatch } from './reply-patch.js'
 

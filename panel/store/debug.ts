@@ -10,7 +10,7 @@ import type { Diagnostic } from '../../src/library.js'
 import { diagnoseMerger, frameTimes } from '../../src/debug/diagnose.js'
 import { timingOfMerger, type Timing } from '../../src/debug/timing.js'
 import { DeferredRun } from './deferred-run.js'
-import type { RequestCache, RequestModel, StoreEnv } from './request-model.js'
+import type { ModelState, RequestCache, StoreEnv } from './types.js'
 
 /** Bodies of more frames than this are read by the debugger in a task after the final reply is shown. */
 const DEFER_FRAMES = 20_000
@@ -34,7 +34,7 @@ export class DebugCache implements RequestCache {
   /** The deferred reading of a long body. */
   private readonly pending: DeferredRun
 
-  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {
+  constructor(private readonly model: ModelState, private readonly env: StoreEnv) {
     this.pending = new DeferredRun(model, env)
   }
 

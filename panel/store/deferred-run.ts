@@ -4,12 +4,12 @@
 // by the cache's forget() (the model dropped or restarted); and skipped when the model is no
 // longer the store's, since a timer may fire after a clear that did not reach it.
 
-import type { RequestModel, StoreEnv } from './request-model.js'
+import type { ModelState, StoreEnv } from './types.js'
 
 export class DeferredRun {
   private cancel: (() => void) | null = null
 
-  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {}
+  constructor(private readonly model: ModelState, private readonly env: StoreEnv) {}
 
   /** A run is waiting. */
   get waiting(): boolean {

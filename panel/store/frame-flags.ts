@@ -6,7 +6,7 @@
 import type { Merger } from '../../src/library.js'
 import { isKeepalive, isKeepaliveEvent } from '../summary.js'
 import { DeferredRun } from './deferred-run.js'
-import type { RequestModel, StoreEnv } from './request-model.js'
+import type { ModelState, StoreEnv } from './types.js'
 
 /** Frames classified at once; more go in slices... */
 const FLAG_SYNC = 1000
@@ -20,7 +20,7 @@ export class FrameFlags {
   count = 0
   private readonly run: DeferredRun
 
-  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {
+  constructor(private readonly model: ModelState, private readonly env: StoreEnv) {
     this.run = new DeferredRun(model, env)
   }
 

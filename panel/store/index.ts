@@ -27,131 +27,42 @@
 // batch. The parts read the core's cheap accessors (frameCount, frameInfo, entries,
 // streamErrors, diagnostics, snapshot) and never ask for every frame at once.
 
-import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals'
-import type { Frame } from '../../src/library.js'
-import type { FieldRef } from '../provenance.js'
+import { batch, computed, signal } from '@preact/signals'
 import type { PanelShell } from '../shell.js'
 import { Backlogs } from './backlog.js'
-import { Comparisons, type ComparisonView } from './comparison.js'
+import { Comparisons } from './comparison.js'
 import { Batches } from './batch.js'
-import type { StoreCommands } from './calls.js'
 import { fileReaderSync } from './file-body.js'
 import { defaultDefer, defaultNow, defaultSchedule } from './clock.js'
 import { DEFAULT_MEMORY_BUDGET } from './budget.js'
-import { applyEvent, type PanelEvent } from './events.js'
-import { importFiles, type ImportJob, type ImportOptions } from './import.js'
+import { applyEvent } from './events.js'
+import { importFiles } from './import.js'
 import { createRequestList } from './request-list.js'
 import { frameAt, rangesFor } from './highlights.js'
-import type { StoreEnv } from './request-model.js'
+import type { LocalPanelStore, PanelStore } from './panel-store.js'
+import type { RequestModel } from './request-model.js'
 import { Notes } from './notes.js'
 import { Recorder } from './recorder.js'
-import { createRedactionSettings, type RedactionSettings } from './redaction.js'
-import { createStreamRules, type StreamRules } from './rules.js'
+import { createRedactionSettings } from './redaction.js'
+import { createStreamRules } from './rules.js'
 import { Selection } from './selection.js'
 import { sortRows, START_ORDER, type RequestSort } from './sort.js'
-import type { FrameItem, HeldRecordings, Highlight, LiveState, Note, Recordings, RequestRow, SelectionState, SelectionView, StoreOptions } from './types.js'
+import type { LiveState, RequestRow, StoreEnv, StoreOptions } from './types.js'
 
 export type {
   BrokenInfo, ExportSource, FrameItem, HeldRecordings, HeldSource, Highlight, LiveState, Note, PageVerdict, ProviderReason, Recordings, RequestRow, RequestState,
   SearchView, SelectionState, SelectionView, StoreOptions,
 } from './types.js'
-export { applyEvent, type PanelEvent } from './events.js'
-export type { CompareAgainst, ComparisonView } from './comparison.js'
+export type { LocalPanelStore, PanelStore, StoreParts } from './panel-store.js'
+export { applyEvent } from './events.js'
+export type { PanelEvent } from './types.js'
+export type { ComparisonView } from './comparison.js'
+export type { CompareAgainst } from './types.js'
 
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 /** Merging work per batch (ms) while a large body is merged in slices (twice that when it is complete). */
 const SLICE_BUDGET_MS = 50
 const AUTO_SCRUB_MAX_FRAMES = 5000
-
-/** The parts applyEvent changes. Components read the signals of the store instead. */
-export interface StoreParts {
-  readonly batches: Batches
-  readonly recorder: Recorder
-  readonly selection: Selection
-  readonly notes: Notes
-  readonly live: Signal<LiveState>
-  readonly comparisons: Comparisons
-}
-
-/**
- * What the components use: signals to render and commands to give. Two implementations: the
- * store itself (createPanelStore, below, on the thread that calls it) and its mirror on the
- * UI thread of a store that runs in a worker (panel/remote). The reads that need the body (a
- * frame, a window of rows, an export) answer from what the mirror holds, or later. Its
- * commands (select, pin, clear, …) are the map's, in store/calls.ts.
- */
-export interface PanelStore extends StoreCommands {
-  /** Applies an event (applyEvent where the store is). */
-  apply(event: PanelEvent): void
-  /** Bumped once per batch. */
-  readonly version: ReadonlySignal<number>
-  /** Every request, by start time (then arrival), as in the Network panel. */
-  readonly requests: ReadonlySignal<RequestRow[]>
-  /** The request list after the filter, in the order `sort` asks (arrow keys follow it). */
-  readonly rows: ReadonlySignal<RequestRow[]>
-  readonly filter: Signal<string>
-  /** The request list's order: start time by default, or a column the user clicked (store/sort.ts). */
-  readonly sort: Signal<RequestSort>
-  /**
-   * The frame search: plain text (case-insensitive) or /regex/flags, over the selected
-   * request's frames (store/search.ts). Also set by a `search` event (DevTools' search bar).
-   */
-  readonly search: Signal<string>
-  /** Hide comments, pings and [DONE]. */
-  readonly hideDimmed: Signal<boolean>
-  readonly preserveLog: Signal<boolean>
-  /**
-   * The memory budget (bytes) for every request together: bodies and what is derived from
-   * them (store/budget.ts). Past it the oldest finished, unpinned requests are released;
-   * a request alone over it stops growing. Applied at the next batch.
-   */
-  readonly memoryBudget: Signal<number>
-  readonly notes: ReadonlySignal<Note[]>
-  /** Live capture as the shell reports it (off where the shell has none). */
-  readonly live: ReadonlySignal<LiveState>
-  readonly selectedId: ReadonlySignal<string | null>
-  readonly selectedFrame: ReadonlySignal<number | null>
-  readonly selection: ReadonlySignal<SelectionView | null>
-  /** The comparison shown (compare with my client, diff two captures), or null. */
-  readonly comparison: ReadonlySignal<ComparisonView | null>
-  /**
-   * The frame list rows [from, to) of the selected request (built for these rows only). A
-   * mirror returns the rows it has (null for a row not here yet) and asks for the rest.
-   */
-  frameItems(from: number, to: number): Array<FrameItem | null>
-  /** One frame of the selected request, in full; null when there is none (or, in a mirror, not here yet: asked for). */
-  frame(seq: number): Frame | null
-  /** One frame of the selected request, in full, once it is here. */
-  loadFrame(seq: number): Promise<Frame | null>
-  /** Selects the frame that produced a position of the shown reply (the reply stays); false when no frame did. */
-  selectFrameAt(field: FieldRef, offset: number): Promise<boolean>
-  /** What was recorded, read-only: the exports read it. */
-  readonly recordings: Recordings
-  /**
-   * Imports files (a HAR, a fixture, a raw stream file) where the store runs: read, parsed and
-   * fed there (store/import.ts), the first request selected.
-   */
-  importFiles(files: readonly File[], options?: ImportOptions): ImportJob
-  /** The user's redaction list, applied to every export (store/redaction.ts). */
-  readonly redaction: RedactionSettings
-  /** The user's stream rules per URL pattern: a matching request is read with them (store/rules.ts). */
-  readonly rules: StreamRules
-  dispose(): void
-}
-
-/** The store itself: its parts (applyEvent changes them) and synchronous reads of what it holds. */
-export interface LocalPanelStore extends PanelStore {
-  /** Runs the pending batch now (the scheduler calls it). */
-  runBatch(): void
-  frameItems(from: number, to: number): FrameItem[]
-  /** The frame that produced a position of the shown reply. */
-  frameAt(field: FieldRef, offset: number): number | null
-  /** The ranges a frame contributed, in the shown reply. */
-  rangesFor(seq: number): Highlight[]
-  readonly selection: ReadonlySignal<SelectionState | null>
-  readonly recordings: HeldRecordings
-  readonly parts: StoreParts
-}
 
 export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'redactionStore' | 'rulesStore'> | null, options: StoreOptions = {}): LocalPanelStore {
   const now = options.now ?? defaultNow
@@ -171,9 +82,10 @@ export function createPanelStore(shell?: Pick<PanelShell, 'kind' | 'live' | 'red
     defer,
     changed: () => batches.changed(),
     // a body read from a file by the store arrives as fast as one merged in slices: the same care
-    merging: (m) => m.reading !== null || backlogs.merging(m),
+    // (the store's models are the only ones its parts ask about)
+    merging: (m: RequestModel) => m.reading !== null || backlogs.merging(m),
     holds: (m) => !batches.disposed && recorder.models.get(m.request.id) === m,
-    warn: (message) => notes.add('warning', message),
+    warn: (message: string) => notes.add('warning', message),
     readSync: options.readSync === undefined ? fileReaderSync() : options.readSync,
   }
   const recorder = new Recorder(env, backlogs, options.maxBytesPerRequest ?? DEFAULT_MAX_BYTES, () => memoryBudget.peek())

@@ -10,7 +10,7 @@
 import { ProvenanceIndex } from '../provenance.js'
 import { timed, waitToRerun } from './clock.js'
 import { DeferredRun } from './deferred-run.js'
-import type { RequestCache, RequestModel, StoreEnv } from './request-model.js'
+import type { ModelState, RequestCache, StoreEnv } from './types.js'
 
 /** Cost per frame before one has been measured (ms). */
 const COST_PER_FRAME = 0.001
@@ -27,7 +27,7 @@ const AFTER_PAINT_MS = 30
 
 /** A provenance index and what it covers. */
 export interface Index {
-  merger: RequestModel['merger']
+  merger: ModelState['merger']
   /** model.rev it was read at (moved on while nothing it depends on changes). */
   rev: number
   /** Frames it covers, and whether the body had ended. */
@@ -43,7 +43,7 @@ export class ProvenanceSchedule implements RequestCache {
   private costPerFrame = COST_PER_FRAME
   private readonly run: DeferredRun
 
-  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {
+  constructor(private readonly model: ModelState, private readonly env: StoreEnv) {
     this.run = new DeferredRun(model, env)
   }
 

@@ -12,11 +12,10 @@ import { repairWindows1252 } from '../../src/exchange/windows-1252.js'
 import { urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
 import { LARGE_CHUNK, type Backlogs } from './backlog.js'
-import type { BodySource } from './body-reader.js'
 import { fileBodyReader } from './file-body.js'
-import { RequestModel, type StoreEnv } from './request-model.js'
+import { RequestModel } from './request-model.js'
 import { costOf, formatBudget, mayGrow, releasedNote, toRelease, type Holding } from './budget.js'
-import type { HeldSource, PageVerdict } from './types.js'
+import type { BodySource, HeldSource, PageVerdict, StoreEnv } from './types.js'
 
 export class Recorder {
   readonly models = new Map<string, RequestModel>()

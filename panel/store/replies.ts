@@ -7,7 +7,7 @@
 import type { FrameEntry, Reply, StreamError } from '../../src/library.js'
 import { timed, waitToRerun } from './clock.js'
 import { DeferredRun } from './deferred-run.js'
-import type { RequestCache, RequestModel, StoreEnv } from './request-model.js'
+import type { ModelState, RequestCache, StoreEnv } from './types.js'
 
 /** A snapshot cheaper than this (ms) is taken on every batch; a dearer one... */
 const SNAPSHOT_CHEAP_MS = 4
@@ -38,7 +38,7 @@ export class ReplyCache implements RequestCache {
   private readonly replyAt = new Map<number, Reply>()
   private factsCache: Facts | null = null
 
-  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {
+  constructor(private readonly model: ModelState, private readonly env: StoreEnv) {
     this.run = new DeferredRun(model, env)
   }
 

@@ -12,40 +12,13 @@ import type { ForcedOptions } from '../../src/exchange/types.js'
 import { urlHost, urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
 import { emptyBacklog, type Backlog } from './backlog.js'
-import type { Clock } from './clock.js'
 import { DebugCache } from './debug.js'
 import { FrameList } from './frame-list.js'
 import { ProvenanceSchedule } from './provenance-schedule.js'
 import { ReplyCache } from './replies.js'
-import type { ReadSync } from './file-body.js'
 import { LineEndings } from '../../src/debug/line-endings.js'
 import { FrameScan } from './search.js'
-import type { ProviderReason, RequestRow, RequestState, PageVerdict } from './types.js'
-
-/** What a model and its caches need from the store around them. */
-export interface StoreEnv extends Clock {
-  /** Something changed: `version` is bumped when the batch runs. */
-  changed(): void
-  /** A large body of this request is being merged in slices (backlog.ts), or read from a file (body-reader.ts). */
-  merging(model: RequestModel): boolean
-  /** The model is still the store's: deferred work for a removed, cleared or disposed one does nothing. */
-  holds(model: RequestModel): boolean
-  /** Says something to the user (a note). */
-  warn(message: string): void
-  /** Reads a file's bytes synchronously (StoreOptions.readSync); null: bodies are kept. */
-  readSync: ReadSync | null
-}
-
-/**
- * A cache built from the model's merger. Each is valid for one merger: a restart resets every
- * one; a model dropped or restarted forgets the work each deferred (deferred-run.ts).
- */
-export interface RequestCache {
-  /** A new merger: nothing cached holds (what a cache learned of costs may stay, as an estimate). */
-  reset(): void
-  /** Cancels the work deferred. */
-  forget(): void
-}
+import type { ModelState, ProviderReason, RequestCache, RequestRow, RequestState, PageVerdict, StoreEnv } from './types.js'
 
 /** finished or cancelled, as it arrived; applied once what came before it is merged. */
 export interface Closing {
@@ -54,7 +27,7 @@ export interface Closing {
   reason: string | null
 }
 
-export class RequestModel {
+export class RequestModel implements ModelState {
   merger: Merger
   forced: ForcedOptions = {}
   /**

@@ -11,8 +11,7 @@
 import type { Provenance } from '../../src/library.js'
 import type { ProvenanceIndex } from '../provenance.js'
 import { DeferredRun } from './deferred-run.js'
-import type { RequestCache, RequestModel, StoreEnv } from './request-model.js'
-import type { Highlight } from './types.js'
+import type { Highlight, ModelState, RequestCache, StoreEnv } from './types.js'
 
 /** Frames searched at once; more go in slices... */
 const SYNC_FRAMES = 1500
@@ -60,7 +59,7 @@ export interface ScanResult {
 }
 
 interface Scan extends ScanResult {
-  merger: RequestModel['merger']
+  merger: ModelState['merger']
   key: string
   re: RegExp
   /** Where the last frame searched ended: a last frame that grew since is searched again. */
@@ -74,7 +73,7 @@ export class FrameScan implements RequestCache {
   private scan: Scan | null = null
   private readonly deferred: DeferredRun
 
-  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {
+  constructor(private readonly model: ModelState, private readonly env: StoreEnv) {
     this.deferred = new DeferredRun(model, env)
   }
 

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest'
 import { DeferredRun } from '../../panel/store/deferred-run.js'
-import type { RequestModel, StoreEnv } from '../../panel/store/request-model.js'
+import type { ModelState, StoreEnv } from '../../panel/store/types.js'
 
 function clock() {
   const timers: Array<{ work: () => void; ms: number; cancelled: boolean }> = []
@@ -20,7 +20,7 @@ function clock() {
   const fire = () => { for (const t of timers.splice(0)) if (!t.cancelled) t.work() }
   return { env, timers, fire, drop: () => { held = false } }
 }
-const model = {} as RequestModel
+const model = {} as ModelState
 
 describe('a cache\'s deferred run', () => {
   it('keeps one run waiting however often it is asked, and may be asked again once it ran', () => {
