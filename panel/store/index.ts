@@ -1,11 +1,15 @@
-// The panel's state, without a DOM: the signals the components render, composed from the
-// parts in panel/store/. Events (what the shell reports, and `force`) are applied by
+// The panel's state, without a DOM: the composition root of the parts in panel/store/, which
+// builds the store the components render (its interface: panel-store.ts). Events (what the shell reports, and `force`) are applied by
 // applyEvent (store/events.ts). Captured data is untrusted: it is only ever handled as data.
 //
+//   panel-store.ts          what the components use: PanelStore, LocalPanelStore, StoreParts
+//   types.ts                the shared types (no part imports another through them)
+//   calls.ts                the commands and questions, once (the worker's protocol derives from it)
 //   batch.ts                one `version` bump per batch (an animation frame)
 //   recorder.ts             requests and their bodies, kept up to a cap
 //   backlog.ts              large bodies merged in slices across batches
-//   request-model.ts        one request: its merger and the caches built from it
+//   request-model.ts        one request: its merger and the caches built from it (one list)
+//   deferred-run.ts         the one timer each cache defers its work with
 //   replies.ts              its replies: the latest (throttled snapshots), after a frame
 //   provenance-schedule.ts  when to build its provenance index (frame ↔ reply text)
 //   frame-list.ts           its frame list: rows built for the rows in view only
@@ -14,7 +18,8 @@
 //   selection.ts            the selected request, frame and moment, and its view
 //   highlights.ts           frame ↔ reply positions in the reply shown
 //   request-list.ts         the request list (by start time) and its filter
-//   sort.ts                 the list's columns: the order a click asks, the widths dragged
+//   sort.ts                 the order a click on a column asks, the widths dragged (the
+//                           columns themselves: panel/request-columns.tsx)
 //   notes.ts                what the user should know, each message once
 //   debug.ts                a request's diagnostics and timing, once its body ended
 //   comparison.ts           compare with my client, diff two captures
