@@ -6,7 +6,7 @@ import { createContext } from 'preact'
 import { useContext } from 'preact/hooks'
 import { createSizes, rememberedFlag, type Sizes } from './layout.js'
 import type { PanelShell } from './shell.js'
-import type { PanelStore } from './store.js'
+import type { PanelStore } from './store/index.js'
 
 /** One entry of a menu (right-click, or the Export button's): plain text and an action. */
 export interface MenuItem {

@@ -5,7 +5,7 @@
 // readers); what the files could not give is said as notes. A drop never throws: a file that
 // cannot be read is a note too.
 
-import type { PanelStore } from './store.js'
+import type { PanelStore } from './store/index.js'
 import type { ImportJob } from './store/import.js'
 
 /** The class the mount root carries while files are dragged over it (panel.css outlines it). */

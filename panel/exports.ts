@@ -14,7 +14,7 @@ import { toTestFile } from '../src/exchange/testfile.js'
 import { plural } from './format.js'
 import type { Recording } from '../src/exchange/types.js'
 import type { PanelShell } from './shell.js'
-import type { ExportSource } from './store.js'
+import type { ExportSource } from './store/index.js'
 
 export type ExportAction = 'fixture' | 'test' | 'har' | 'raw' | 'jsonl' | 'curl'
 

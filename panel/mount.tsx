@@ -45,14 +45,14 @@ import { createUiState, PanelContext } from './context.js'
 import type { PanelShell } from './shell.js'
 import { createStoreMirror } from './remote/mirror.js'
 import type { FromStore, Port, ToStore } from './remote/protocol.js'
-import { createPanelStore, type PanelStore } from './store.js'
+import { createPanelStore, type PanelStore } from './store/index.js'
 import './panel.css'
 
 export interface MountOptions {
   /** Receives the store once created (the standalone page reads it for its own controls and tests). */
   onStore?: (store: PanelStore) => void
   /**
-   * Starts the worker the store runs in (panel/remote/store.worker.ts), so merging never holds
+   * Starts the worker the store runs in (panel/remote/standalone-worker.ts), so merging never holds
    * the UI thread. The page that mounts the panel knows how its CSP lets it start one. Without
    * it (or when it throws) the store runs on this thread.
    */
@@ -117,4 +117,4 @@ export function mountPanel(root: HTMLElement, shell: PanelShell, options: MountO
 }
 
 export type { PanelShell } from './shell.js'
-export type { PanelStore } from './store.js'
+export type { PanelStore } from './store/index.js'

@@ -8,7 +8,7 @@ import { effect, signal } from '@preact/signals'
 import { normaliseWhitespace } from '../src/debug/mapped-text.js'
 import { markdownText } from '../src/debug/markdown-text.js'
 import type { InspectedPage, PageElement, PageQuery, PanelShell } from './shell.js'
-import type { PanelStore } from './store.js'
+import type { PanelStore } from './store/index.js'
 
 /** The element's text must not change for this long (ms) after the stream finished… */
 export const SETTLE_QUIET_MS = 300

@@ -98,7 +98,7 @@ describe('layering', () => {
 
   it('below src, only the DevTools shells import the panel (to mount it, to implement its shell, to run its store in their worker)', () => {
     // inspected-page.ts and page-answer.ts are the DevTools shell's InspectedPage (its contract is in panel/shell.ts)
-    const shells = new Set(['src/capture/panel-main.ts', 'src/capture/devtools-shell.ts', 'src/capture/inspected-page.ts', 'src/capture/page-answer.ts', 'src/capture/store-worker.ts'])
+    const shells = new Set(['src/capture/panel-main.ts', 'src/capture/devtools-shell.ts', 'src/capture/inspected-page.ts', 'src/capture/page-answer.ts', 'src/capture/devtools-worker.ts'])
     const offenders: string[] = []
     for (const file of sources('src').filter((f) => !shells.has(f))) {
       for (const spec of imports(file)) if (/(^|\/)panel\//.test(spec)) offenders.push(`${file} imports ${spec}`)

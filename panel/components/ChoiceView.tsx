@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import type { ReplyChoice } from '../../src/library.js'
 import { formatCount, plural } from '../format.js'
-import type { Highlight } from '../store.js'
+import type { Highlight } from '../store/index.js'
 import { piecesFor } from '../text-pieces.js'
 import { ToolCallView } from './ToolCallView.js'
 import { TracedText } from './TracedText.js'

@@ -8,7 +8,7 @@ import { COMPARE_CAUSES } from '../../src/debug/compare-causes.js'
 import type { Difference } from '../../src/debug/compare-types.js'
 import { showFrame, usePanel } from '../context.js'
 import { oneLine } from '../format.js'
-import type { ComparisonView } from '../store.js'
+import type { ComparisonView } from '../store/index.js'
 import { PageCompareControls } from './PageCompareControls.js'
 import { VisibleText } from './VisibleText.js'
 

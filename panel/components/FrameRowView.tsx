@@ -3,7 +3,7 @@
 // cancelled is "incomplete" (what was there when it stopped), not broken.
 
 import { formatBytes, formatClock, formatSince, oneLine } from '../format.js'
-import type { FrameItem } from '../store.js'
+import type { FrameItem } from '../store/index.js'
 
 /** The optional columns shown (the list decides, from the rows in view and its width). */
 export interface RowColumns {

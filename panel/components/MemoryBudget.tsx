@@ -1,10 +1,10 @@
-// The memory budget (store/memory.ts) as the user sets it: a menu in the toolbar, kept
+// The memory budget (store/budget.ts) as the user sets it: a menu in the toolbar, kept
 // through the shell's storage (the page's localStorage) when there is one; and the pin of
 // the selected request, which the budget never releases.
 
 import { useEffect } from 'preact/hooks'
 import { usePanel } from '../context.js'
-import { DEFAULT_MEMORY_BUDGET, formatBudget, MEMORY_BUDGETS } from '../store/memory.js'
+import { DEFAULT_MEMORY_BUDGET, formatBudget, MEMORY_BUDGETS } from '../store/budget.js'
 
 const KEY = 'deltascope.memoryBudget'
 

@@ -1,7 +1,7 @@
 // The reconstructed reply, per choice, as it stands (or as it stood after the scrubbed frame).
 
 import { usePanel } from '../context.js'
-import type { SelectionView } from '../store.js'
+import type { SelectionView } from '../store/index.js'
 import { ChoiceView } from './ChoiceView.js'
 import { ComparePane } from './ComparePane.js'
 import { Problems } from './Problems.js'

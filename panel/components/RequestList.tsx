@@ -10,9 +10,10 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import { usePanel } from '../context.js'
 import { requestMenu } from '../menus.js'
 import {
-  ariaSort, clampWidth, columnsFit, createColumnWidths, gridColumns, nextSort, REQUEST_COLUMNS,
-  type ColumnWidths, type RequestColumn, type SortKey,
+  ariaSort, clampWidth, columnsFit, createColumnWidths, gridColumns, nextSort,
+  type ColumnWidths, type SortKey,
 } from '../store/sort.js'
+import { REQUEST_COLUMNS, type RequestColumn } from '../request-columns.js'
 import { openMenu } from './Menu.js'
 import { RequestRowView } from './RequestRowView.js'
 import { revealIn } from './scroll.js'
@@ -113,7 +114,7 @@ export function RequestList() {
 /** Pixels an arrow key moves a column edge (ten times that with Shift). */
 const STEP = 8
 
-function ColumnHeader({ column, widths, resizable }: { column: RequestColumn; widths: ColumnWidths; resizable: boolean }) {
+function ColumnHeader({ column, widths, resizable }: { column: RequestColumn<SortKey>; widths: ColumnWidths; resizable: boolean }) {
   const { store } = usePanel()
   const sort = store.sort.value
   const aria = ariaSort(sort, column.key)

@@ -1,11 +1,12 @@
 // One request: method and path (cut in the middle, so the query that tells requests apart
-// stays), then a line of cells under the list's column headers (RequestList, store/sort.ts):
-// start, status, provider, frames (and broken frames), size, duration, state. A stream that
+// stays), then a line of cells under the list's column headers, one per column of
+// request-columns.tsx (the header maps over the same list). A stream that
 // ended incomplete (cut, cancelled, no terminal event) carries a mark with the reason on hover;
 // a request dropped onto the panel from a file says it was imported.
 
-import { formatBytes, formatClock, formatDuration, plural } from '../format.js'
-import type { RequestRow } from '../store.js'
+import { Fragment } from 'preact'
+import { REQUEST_COLUMNS } from '../request-columns.js'
+import type { RequestRow } from '../store/index.js'
 import { MiddleEllipsis } from './MiddleEllipsis.js'
 
 interface Props {
@@ -17,15 +18,8 @@ interface Props {
   onMenu: (e: MouseEvent) => void
 }
 
-/** The Start cell: time since the first request in the list started. */
-export function startCell(startedAt: number | null, firstStart: number | null): string {
-  if (startedAt === null || firstStart === null) return '—'
-  const since = startedAt - firstStart
-  return since <= 0 ? '0' : `+${formatDuration(since)}`
-}
-
 export function RequestRowView({ row, firstStart, selected, onSelect, onMenu }: Props) {
-  const statusBad = row.status !== null && row.status >= 400
+  const context = { firstStart }
   return (
     <div
       class={`ds-request${row.incomplete ? ' incomplete' : ''}`}
@@ -57,17 +51,7 @@ export function RequestRowView({ row, firstStart, selected, onSelect, onMenu }: 
         )}
       </div>
       <div class="ds-request-meta">
-        <span class="ds-badge" title={`Started ${formatClock(row.startedAt)}`} data-testid="request-start">{startCell(row.startedAt, firstStart)}</span>
-        <span class={`ds-badge${statusBad ? ' bad' : ''}`} title="HTTP status" data-testid="request-status">{row.status ?? '—'}</span>
-        <span class="ds-badge" title={`Provider: ${row.provider ?? 'not known yet'}`}>{row.provider ?? '…'}</span>
-        <span class="ds-badge" title={row.broken > 0 ? `${plural(row.frames, 'frame')}, ${row.broken} broken` : plural(row.frames, 'frame')}>
-          <span data-testid="request-frames">{row.frames}</span><span class="ds-unit"> fr</span>
-          {row.broken > 0 && <> <span class="bad" data-testid="request-broken">{row.broken} broken</span></>}
-          {row.streamErrors > 0 && <> <span class="bad" title="Errors sent by the provider">{plural(row.streamErrors, 'error')}</span></>}
-        </span>
-        <span class="ds-badge" title="Body size" data-testid="request-size">{formatBytes(row.bytes)}{row.truncated ? ' (cut)' : ''}</span>
-        <span class="ds-badge" title="Duration" data-testid="request-duration">{formatDuration(row.duration)}</span>
-        <span class={`ds-badge ds-state-${row.state}`} title={row.incomplete ?? row.cancelReason ?? 'State'}>{row.state}</span>
+        {REQUEST_COLUMNS.map((c) => <Fragment key={c.key}>{c.cell(row, context)}</Fragment>)}
       </div>
     </div>
   )

@@ -8,7 +8,7 @@ import { useMemo, useState } from 'preact/hooks'
 import type { ReplyToolCall } from '../../src/library.js'
 import { alignJson } from '../json-align.js'
 import type { FieldRef } from '../provenance.js'
-import type { Highlight } from '../store.js'
+import type { Highlight } from '../store/index.js'
 import { TracedText } from './TracedText.js'
 import { VisibleText } from './VisibleText.js'
 

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { formatBytes } from '../format.js'
 import { feedStreams, type FeedJob, type Progress } from './feed.js'
-import type { PanelStore } from '../store.js'
+import type { PanelStore } from '../store/index.js'
 import type { InlineShell } from './shell.js'
 import { FIRST_SAMPLE, SAMPLES } from './samples.js'
 import { fixtureDiffers, type ImportJob } from '../store/import.js'

@@ -4,7 +4,7 @@
 // (sources.ts) is handed to the store whole, as the file: the store reads it where it merges.
 
 import type { CaptureEvent } from '../shell.js'
-import type { PanelEvent } from '../store/events.js'
+import type { PanelEvent } from '../store/types.js'
 import { sizeOf, slices } from '../../src/exchange/slices.js'
 import type { FeedStream } from './sources.js'
 

@@ -3,10 +3,10 @@
 import { render } from 'preact'
 import { mountPanel } from '../mount.js'
 import type { CaptureEvent } from '../shell.js'
-import type { PanelStore } from '../store.js'
+import type { PanelStore } from '../store/index.js'
 import { PageInput } from './PageInput.js'
 import { createInlineShell } from './shell.js'
-import StoreWorker from '../remote/store.worker.ts?worker&inline'
+import StoreWorker from '../remote/standalone-worker.ts?worker&inline'
 import './page.css'
 
 const inputRoot = document.getElementById('input')

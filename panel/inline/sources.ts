@@ -10,7 +10,7 @@
 
 import { importBytes, importText, type ImportResult } from '../../src/exchange/import.js'
 import type { CapturedRequest, Recording } from '../../src/exchange/types.js'
-import type { BodySource } from '../store/body-reader.js'
+import type { BodySource } from '../store/types.js'
 
 /** A stream to feed: its chunks, or (a large raw stream file) the file, which the store reads itself (store/body-reader.ts). */
 export type FeedStream = Recording & { body?: BodySource }

@@ -1,4 +1,4 @@
-// The panel's store where it runs in a worker: the store itself (panel/store.ts, unchanged),
+// The panel's store where it runs in a worker: the store itself (panel/store/index.ts, unchanged),
 // driven by the messages of its mirror on the UI thread (mirror.ts), and what changed sent
 // back after each change, coalesced: one `state` per task, however many signals changed in
 // it. Only this side holds bodies and mergers; the mirror holds what the UI shows.
@@ -6,14 +6,24 @@
 import { effect } from '@preact/signals'
 import { concatBytes, utf8Encode } from '../../src/exchange/bytes.js'
 import type { Reply } from '../../src/library.js'
-import { createPanelStore, type LocalPanelStore } from '../store.js'
-import { nextTask } from '../store/budget.js'
+import { createPanelStore, type LocalPanelStore } from '../store/index.js'
+import { nextTask } from '../store/clock.js'
 import type { ImportJob } from '../store/import.js'
 import type { CaptureEvent } from '../shell.js'
 import type { RequestRow, SelectionState, StoreOptions } from '../store/types.js'
 import { diffList } from './list-patch.js'
-import { KEPT_FIELDS, LISTED, type Answer, type Command, type FromStore, type Port, type Question, type SelectionPatch, type SourceData, type StatePatch, type ToStore } from './protocol.js'
+import type { CommandName, QuestionName, SourceData, StoreCommands } from '../store/calls.js'
+import {
+  KEPT_FIELDS, LISTED,
+  type Answer, type Answered, type Command, type FromStore, type Port, type Question, type QuestionHandlers, type SelectionPatch, type StatePatch, type ToStore,
+} from './protocol.js'
 import { diffReply } from './reply-patch.js'
+
+/** A body's bytes as an answer: a copy of their own, moved (a view would clone the merger's whole block). */
+function moved(bytes: Uint8Array | null): Answered<Uint8Array | null> {
+  const copy = bytes && bytes.slice()
+  return { value: copy, transfer: copy ? [copy.buffer] : [] }
+}
 
 /** Batches run at most this often (ms): a worker has no animation frames to follow. */
 const BATCH_MS = 16
@@ -186,53 +196,36 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
     changed()
   })
 
-  const command = (c: Command) => {
-    switch (c.name) {
-      case 'select': store.select(c.id); return
-      case 'selectFrame': store.selectFrame(c.seq, c.scrub === undefined ? undefined : { scrub: c.scrub }); return
-      case 'moveFrame': store.moveFrame(c.delta); return
-      case 'searchStep': store.searchStep(c.delta); return
-      case 'moveRequest': store.moveRequest(c.delta); return
-      case 'scrubTo': store.scrubTo(c.seq); return
-      case 'pin': store.pin(c.id, c.on); return
-      case 'clear': store.clear(); return
-      case 'dismissNote': store.dismissNote(c.index); return
-      case 'clearNotes': store.clearNotes(); return
-    }
-  }
+  // the commands' dispatch table is the store itself: PanelStore extends StoreCommands
+  const commands: StoreCommands = store
+  const command = <K extends CommandName>(c: Command<K>) => commands[c.name](...c.args)
 
-  const answer = (q: Question): { value: Answer; transfer: Transferable[] } => {
-    switch (q.what) {
-      case 'frame': return { value: store.frame(q.seq), transfer: [] }
-      case 'selectFrameAt': {
-        const seq = store.frameAt(q.field, q.offset)
-        if (seq !== null) store.selectFrame(seq, { scrub: false })
-        return { value: seq !== null, transfer: [] }
-      }
-      case 'frames': return { value: store.recordings.get(q.id)?.frames() ?? null, transfer: [] }
-      case 'rebuilt': return { value: store.parts.recorder.rebuilt(q.id), transfer: [] }
-      case 'head':
-      case 'tail': {
-        const { recorder } = store.parts
-        const bytes = q.what === 'head' ? recorder.head(q.id, q.maxBytes) : recorder.tail(q.id, q.frames, q.maxBytes)
-        // a copy of its own: a view would clone the merger's whole block
-        const copy = bytes && bytes.slice()
-        return { value: copy, transfer: copy ? [copy.buffer] : [] }
-      }
-      case 'load': {
-        const held = store.recordings.get(q.id)
-        if (!held) return { value: null, transfer: [] }
-        const { chunks, frames: _frames, ...rest } = held
-        const parts = chunks.map((c) => (typeof c.data === 'string' ? utf8Encode(c.data) : c.data))
-        const ends: number[] = []
-        let at = 0
-        for (const p of parts) ends.push(at += p.byteLength)
-        const body = concatBytes(parts)
-        const source: SourceData = { ...rest, body, ends, ts: chunks.map((c) => c.t) }
-        return { value: source, transfer: [body.buffer] }
-      }
-    }
+  // the questions' dispatch table, typed by the map: one handler per question, answering its type
+  const questions: QuestionHandlers = {
+    frame: (seq) => ({ value: store.frame(seq) }),
+    selectFrameAt: (field, offset) => {
+      const seq = store.frameAt(field, offset)
+      if (seq !== null) store.selectFrame(seq, { scrub: false })
+      return { value: seq !== null }
+    },
+    frames: (id) => ({ value: store.recordings.get(id)?.frames() ?? null }),
+    rebuilt: (id) => ({ value: store.parts.recorder.rebuilt(id) }),
+    head: (id, maxBytes) => moved(store.parts.recorder.head(id, maxBytes)),
+    tail: (id, frames, maxBytes) => moved(store.parts.recorder.tail(id, frames, maxBytes)),
+    load: (id) => {
+      const held = store.recordings.get(id)
+      if (!held) return { value: null }
+      const { chunks, frames: _frames, ...rest } = held
+      const parts = chunks.map((c) => (typeof c.data === 'string' ? utf8Encode(c.data) : c.data))
+      const ends: number[] = []
+      let at = 0
+      for (const p of parts) ends.push(at += p.byteLength)
+      const body = concatBytes(parts)
+      const source: SourceData = { ...rest, body, ends, ts: chunks.map((c) => c.t) }
+      return { value: source, transfer: [body.buffer] }
+    },
   }
+  const answer = <K extends QuestionName>(q: Question<K>): Answered<Answer> => questions[q.name](...q.args)
 
   port.onmessage = ({ data: msg }) => {
     switch (msg.type) {
@@ -249,11 +242,11 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
       }
       case 'command': command(msg.command); return
       case 'ask': {
-        let reply: { value: Answer; transfer: Transferable[] }
+        let reply: Answered<Answer>
         try {
           reply = answer(msg.question)
         } catch {
-          reply = { value: null, transfer: [] }
+          reply = { value: null }
         }
         post({ type: 'answer', call: msg.call, value: reply.value }, reply.transfer)
         return

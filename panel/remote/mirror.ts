@@ -7,20 +7,21 @@
 // here too, with the shell's storage.
 
 import { batch, computed, effect, signal } from '@preact/signals'
-import type { Frame, Reply } from '../../src/library.js'
+import type { Frame } from '../../src/library.js'
 import type { Progress } from '../inline/feed.js'
 import type { PanelShell } from '../shell.js'
-import { applySavedRules, type PanelStore } from '../store.js'
+import { applySavedRules, type PanelStore } from '../store/index.js'
 import type { ComparisonView } from '../store/comparison.js'
 import type { PanelEvent } from '../store/events.js'
 import type { ImportJob, ImportOptions, ImportRead } from '../store/import.js'
-import { DEFAULT_MEMORY_BUDGET } from '../store/memory.js'
+import { DEFAULT_MEMORY_BUDGET } from '../store/budget.js'
 import { createRedactionSettings } from '../store/redaction.js'
 import { createStreamRules } from '../store/rules.js'
 import { START_ORDER, type RequestSort } from '../store/sort.js'
 import type { ExportSource, FrameItem, LiveState, Note, RequestRow, SelectionView } from '../store/types.js'
 import { applyList } from './list-patch.js'
-import { KEPT_FIELDS, type Answer, type Command, type FromStore, type Port, type Question, type SelectionPatch, type SourceData, type StatePatch, type ToStore, type UiSettings } from './protocol.js'
+import type { CallArgs, CommandName, SourceData, StoreCommands } from '../store/calls.js'
+import { KEPT_FIELDS, type Answer, type Ask, type Command, type FromStore, type Port, type Question, type SelectionPatch, type StatePatch, type ToStore, type UiSettings } from './protocol.js'
 import { applyPatch } from './reply-patch.js'
 
 /** Rows asked for beyond the ones in view, on each side (a scroll of a few rows needs no new window). */
@@ -88,14 +89,28 @@ export function createStoreMirror(
   // questions and their answers
   let calls = 0
   const waiting = new Map<number, (value: Answer) => void>()
-  const ask = <T extends Answer>(question: Question): Promise<T> => {
+  // the one place the answer's type is trusted: the host answers `call` with its question's handler (a QuestionHandlers table)
+  const ask: Ask = (name, ...args) => {
     const call = ++calls
-    return new Promise<T>((resolve) => {
+    return new Promise((resolve) => {
       waiting.set(call, resolve as (value: Answer) => void)
-      post({ type: 'ask', call, question })
+      post({ type: 'ask', call, question: { name, args } as Question })
     })
   }
-  const command = (c: Command) => post({ type: 'command', command: c })
+  const command = <K extends CommandName>(name: K, ...args: CallArgs<K>) => post({ type: 'command', command: { name, args } as Command })
+  /** The store's commands, each sent on as it is. */
+  const commands: StoreCommands = {
+    select: (id) => command('select', id),
+    selectFrame: (seq, options) => command('selectFrame', seq, options),
+    moveFrame: (delta) => command('moveFrame', delta),
+    searchStep: (delta) => command('searchStep', delta),
+    moveRequest: (delta) => command('moveRequest', delta),
+    scrubTo: (seq) => command('scrubTo', seq),
+    pin: (id, on) => command('pin', id, on),
+    clear: () => command('clear'),
+    dismissNote: (index) => command('dismissNote', index),
+    clearNotes: () => command('clearNotes'),
+  }
 
   /** Frames of the selected request as read (a new request, or a forced reading, starts over). */
   let frames = { key: '', bySeq: new Map<number, Frame | null>() }
@@ -108,7 +123,7 @@ export function createStoreMirror(
   const loadFrame = async (seq: number): Promise<Frame | null> => {
     const cache = frameCache()
     if (cache.bySeq.has(seq)) return cache.bySeq.get(seq)!
-    const frame = await ask<Frame | null>({ what: 'frame', seq })
+    const frame = await ask('frame', seq)
     if (frames === cache) {
       cache.bySeq.set(seq, frame)
       answers.value++
@@ -222,13 +237,13 @@ export function createStoreMirror(
   const sourceOf = (id: string, data: SourceData): ExportSource => {
     const { body, ends, ts, ...rest } = data
     const chunks = ends.map((end, i) => ({ data: body.subarray(i === 0 ? 0 : ends[i - 1]!, end), t: ts[i]! }))
-    return { ...rest, chunks, frames: async () => (await ask<Frame[] | null>({ what: 'frames', id })) ?? [] }
+    return { ...rest, chunks, frames: async () => (await ask('frames', id)) ?? [] }
   }
 
   const store: StoreMirror = {
     apply(event: PanelEvent) {
       if (event.type === 'search') { settings.search.value = event.query; return }
-      if (event.type === 'search-step') { command({ name: 'searchStep', delta: event.delta }); return }
+      if (event.type === 'search-step') { commands.searchStep(event.delta); return }
       if (event.type === 'chunk' && typeof event.data !== 'string' && event.data.byteLength !== event.data.buffer.byteLength) {
         // a view of a larger buffer (a file's piece cut in slices) would be cloned with all of
         // that buffer: its own bytes are copied once and moved to the worker instead
@@ -245,19 +260,13 @@ export function createStoreMirror(
     requests,
     rows,
     ...settings,
-    pin: (id, on) => command({ name: 'pin', id, on }),
+    ...commands,
     notes,
     live,
     selectedId,
     selectedFrame,
     selection,
     comparison,
-    select: (id) => command({ name: 'select', id }),
-    selectFrame: (seq, options) => command({ name: 'selectFrame', seq, ...(options?.scrub !== undefined ? { scrub: options.scrub } : {}) }),
-    moveFrame: (delta) => command({ name: 'moveFrame', delta }),
-    searchStep: (delta) => command({ name: 'searchStep', delta }),
-    moveRequest: (delta) => command({ name: 'moveRequest', delta }),
-    scrubTo: (seq) => command({ name: 'scrubTo', seq }),
     frameItems(from, to) {
       const w = window.value
       const view = selection.peek()
@@ -274,18 +283,15 @@ export function createStoreMirror(
       return null
     },
     loadFrame,
-    selectFrameAt: (field, offset) => ask<boolean>({ what: 'selectFrameAt', field, offset }),
-    clear: () => command({ name: 'clear' }),
-    dismissNote: (index) => command({ name: 'dismissNote', index }),
-    clearNotes: () => command({ name: 'clearNotes' }),
+    selectFrameAt: (field, offset) => ask('selectFrameAt', field, offset),
     recordings: {
       load: async (id) => {
-        const data = await ask<SourceData | null>({ what: 'load', id })
+        const data = await ask('load', id)
         return data && sourceOf(id, data)
       },
-      head: (id, maxBytes) => ask<Uint8Array | null>({ what: 'head', id, maxBytes }),
-      tail: (id, frames, maxBytes) => ask<Uint8Array | null>({ what: 'tail', id, frames, maxBytes }),
-      rebuilt: (id) => ask<Reply | null>({ what: 'rebuilt', id }),
+      head: (id, maxBytes) => ask('head', id, maxBytes),
+      tail: (id, frames, maxBytes) => ask('tail', id, frames, maxBytes),
+      rebuilt: (id) => ask('rebuilt', id),
     },
     redaction: createRedactionSettings(shell?.redactionStore),
     rules: createStreamRules(shell?.rulesStore),

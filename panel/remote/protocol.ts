@@ -4,15 +4,16 @@
 // sends what changed, small: the reply as text appended (reply-patch.ts), lists as the
 // entries that are new or changed (list-patch.ts), the frame list as the rows in view. The
 // bodies stay in the worker: a frame, an export or a body's head is asked for and answered.
+// The commands and questions themselves are written once, in store/calls.ts; this module
+// says how they travel.
 
-import type { Frame, Reply } from '../../src/library.js'
 import type { Progress } from '../inline/feed.js'
-import type { FieldRef } from '../provenance.js'
+import type { AnswerTo, CallArgs, CommandName, QuestionName, StoreCalls } from '../store/calls.js'
 import type { ComparisonView } from '../store/comparison.js'
 import type { PanelEvent } from '../store/events.js'
 import type { ImportRead } from '../store/import.js'
 import type { RequestSort } from '../store/sort.js'
-import type { FrameItem, HeldSource, LiveState, Note, RequestRow, SelectionState, SelectionView } from '../store/types.js'
+import type { FrameItem, LiveState, Note, RequestRow, SelectionView } from '../store/types.js'
 import type { ListPatch } from './list-patch.js'
 import type { ReplyPatch } from './reply-patch.js'
 
@@ -26,28 +27,24 @@ export interface UiSettings {
   memoryBudget: number
 }
 
-/** The store's commands, by name, with their arguments. */
-export type Command =
-  | { name: 'select'; id: string | null }
-  | { name: 'selectFrame'; seq: number | null; scrub?: boolean }
-  | { name: 'moveFrame'; delta: number }
-  | { name: 'searchStep'; delta: number }
-  | { name: 'moveRequest'; delta: number }
-  | { name: 'scrubTo'; seq: number | null }
-  | { name: 'pin'; id: string; on: boolean }
-  | { name: 'clear' }
-  | { name: 'dismissNote'; index: number }
-  | { name: 'clearNotes' }
+/** A call as sent: its name and its arguments, as the map says (store/calls.ts). */
+export type CallOf<K extends keyof StoreCalls> = { [P in K]: { name: P; args: CallArgs<P> } }[K]
+/** A command, applied in order, answered by nothing. */
+export type Command<K extends CommandName = CommandName> = CallOf<K>
+/** A question, answered later by an `answer` with the same `call`. */
+export type Question<K extends QuestionName = QuestionName> = CallOf<K>
+/** Any question's answer. */
+export type Answer = AnswerTo<QuestionName>
 
-/** Reads answered later, by an `answer` with the same `call`. */
-export type Question =
-  | { what: 'frame'; seq: number }
-  | { what: 'selectFrameAt'; field: FieldRef; offset: number }
-  | { what: 'load'; id: string }
-  | { what: 'frames'; id: string }
-  | { what: 'head'; id: string; maxBytes: number }
-  | { what: 'tail'; id: string; frames: number; maxBytes: number }
-  | { what: 'rebuilt'; id: string }
+/** What the worker's store answers a question with, and the buffers moved (not copied) with it. */
+export interface Answered<A> {
+  value: A
+  transfer?: Transferable[]
+}
+/** The worker's answers, one handler per question: a handler missing, or answering the wrong type, does not compile. */
+export type QuestionHandlers = { [K in QuestionName]: (...args: CallArgs<K>) => Answered<AnswerTo<K>> }
+/** The mirror's question: its answer's type follows from its name. */
+export type Ask = <K extends QuestionName>(name: K, ...args: CallArgs<K>) => Promise<AnswerTo<K>>
 
 export type ToStore =
   | { type: 'event'; event: PanelEvent }
@@ -65,16 +62,6 @@ export type ToStore =
   /** Take the capture events from `source` directly (the shell's `workerEvents`), not from the UI. */
   | { type: 'connect'; source: unknown }
   | { type: 'dispose' }
-
-/** A request as an export reads it, its body in one buffer (views of the merger's blocks would each clone a whole block). */
-export interface SourceData extends Omit<HeldSource, 'chunks' | 'frames'> {
-  body: Uint8Array
-  /** Where each chunk ends in `body`, and when it arrived. */
-  ends: number[]
-  ts: Array<number | null>
-}
-
-export type Answer = Frame | boolean | SourceData | Frame[] | Uint8Array | Reply | null
 
 /**
  * Entries of each problem list sent to the UI (the diagnostics, the stream errors, a reply's

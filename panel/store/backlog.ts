@@ -7,7 +7,7 @@
 // 100,000 broken frames costs seconds, 1 MB of a healthy stream a few milliseconds).
 
 import { piece, pieceEnd, sizeOf, SLICE_SIZE } from '../../src/exchange/slices.js'
-import type { RequestModel } from './model.js'
+import type { RequestState } from './types.js'
 
 /** A chunk longer than this (characters or bytes) is merged in slices across batches. */
 export const LARGE_CHUNK = 64 * 1024
@@ -32,9 +32,22 @@ export function emptyBacklog(): Backlog {
   return { ops: [], total: 0, done: 0, piece: FIRST_PIECE }
 }
 
+/** What the backlog reads and drives of a request model (request-model.ts RequestModel). */
+export interface BacklogModel {
+  readonly backlog: Backlog
+  /** A finished or cancelled that arrived and waits for what came before it. */
+  readonly closing: object | null
+  readonly state: RequestState
+  rev: number
+  push(data: Uint8Array | string, t: number | null): void
+  /** Applies the closing, once everything before it is merged. */
+  close(): void
+  end(): void
+}
+
 export class Backlogs {
   /** Requests with a backlog, in the order they got one. */
-  private readonly busy = new Set<RequestModel>()
+  private readonly busy = new Set<BacklogModel>()
 
   /**
    * @param sliceBudget merging work per batch (ms); twice that once a body is complete
@@ -47,17 +60,17 @@ export class Backlogs {
   ) {}
 
   /** A large body of this request is being merged in slices. */
-  merging(m: RequestModel): boolean {
+  merging(m: BacklogModel): boolean {
     return this.busy.has(m)
   }
 
-  enqueue(m: RequestModel, op: BacklogOp): void {
+  enqueue(m: BacklogModel, op: BacklogOp): void {
     m.backlog.ops.push(op)
     if (op !== 'end') m.backlog.total += sizeOf(op.data)
     this.busy.add(m)
   }
 
-  forget(m: RequestModel): void {
+  forget(m: BacklogModel): void {
     this.busy.delete(m)
   }
 
@@ -73,12 +86,12 @@ export class Backlogs {
   }
 
   /** Merges all that one request still holds, now (before an export). */
-  mergeNow(m: RequestModel): void {
+  mergeNow(m: BacklogModel): void {
     if (this.busy.has(m)) this.drain([m], Infinity)
   }
 
   /** Merges backlogs until `deadline` (clock), slice by slice. */
-  private drain(models: Iterable<RequestModel>, deadline: number): void {
+  private drain(models: Iterable<BacklogModel>, deadline: number): void {
     let first = true
     for (const m of models) {
       const { backlog } = m

@@ -7,14 +7,11 @@
 
 import { slices } from '../../src/exchange/slices.js'
 import { LARGE_CHUNK } from './backlog.js'
-import { nextTask } from './budget.js'
-import type { Recorder } from './recording.js'
+import { nextTask } from './clock.js'
+import type { Recorder } from './recorder.js'
+import type { BodySource } from './types.js'
 
-/** What the store reads a body from: a File or Blob (structured-cloneable, so it crosses to a worker). */
-export interface BodySource {
-  readonly size: number
-  stream(): ReadableStream<Uint8Array>
-}
+export type { BodySource } from './types.js'
 
 /** Bytes received but not merged yet, at most, before the reader waits for the merger. */
 const READ_AHEAD = 4 * 1024 * 1024

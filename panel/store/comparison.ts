@@ -10,16 +10,9 @@ import { compareReply } from '../../src/debug/compare.js'
 import { compareRenderedText, type RenderedComparison } from '../../src/debug/compare-rendered.js'
 import type { Comparison } from '../../src/debug/compare-types.js'
 import { toFixture } from '../../src/exchange/fixture.js'
-import type { HeldSource, PageVerdict } from './types.js'
+import type { CompareAgainst, HeldSource, PageVerdict } from './types.js'
 
-/** What the selected request is compared with. */
-export type CompareAgainst =
-  /** The client's result as the user gave it: JSON (an SDK's final object, a Reply) or plain text. */
-  | { client: string; label?: string }
-  /** Another captured or imported request: its reply. */
-  | { request: string }
-  /** What the inspected page shows for the reply (its element's innerText), compared rendered or raw; `notes` say how it was read. */
-  | { page: string; label: string; notes?: string[]; leaveOut?: string[] }
+export type { CompareAgainst } from './types.js'
 
 export interface ComparisonView {
   /** The request compared (the reference). */

@@ -9,7 +9,8 @@
 import type { Diagnostic } from '../../src/library.js'
 import { diagnoseMerger, frameTimes } from '../../src/debug/diagnose.js'
 import { timingOfMerger, type Timing } from '../../src/debug/timing.js'
-import type { RequestModel, StoreEnv } from './model.js'
+import { DeferredRun } from './deferred-run.js'
+import type { ModelState, RequestCache, StoreEnv } from './types.js'
 
 /** Bodies of more frames than this are read by the debugger in a task after the final reply is shown. */
 const DEFER_FRAMES = 20_000
@@ -27,22 +28,23 @@ export interface Debugged {
   times: Array<number | null> | null
 }
 
-export class DebugCache {
+export class DebugCache implements RequestCache {
   private done: { merger: unknown; value: Debugged } | null = null
   private live: { rev: number; value: Debugged } | null = null
-  /** The deferred reading of a long body, while it waits: its canceller. */
-  private pending: (() => void) | null = null
+  /** The deferred reading of a long body. */
+  private readonly pending: DeferredRun
 
-  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {}
+  constructor(private readonly model: ModelState, private readonly env: StoreEnv) {
+    this.pending = new DeferredRun(model, env)
+  }
 
   get(): Debugged {
     const m = this.model
     if (this.done && this.done.merger === m.merger && m.final !== null) return this.done.value
     if (m.final !== null && m.merger.frameCount > DEFER_FRAMES) {
       const merger = m.merger
-      this.pending ??= this.env.defer(() => {
-        this.pending = null
-        if (!this.env.holds(m) || m.merger !== merger) return
+      this.pending.schedule(() => {
+        if (m.merger !== merger) return
         this.read()
         this.env.changed()
       }, 0)
@@ -76,8 +78,7 @@ export class DebugCache {
 
   /** Cancels a deferred reading (the model is dropped, or restarted). */
   forget(): void {
-    this.pending?.()
-    this.pending = null
+    this.pending.forget()
   }
 }
 

@@ -3,36 +3,12 @@
 // sees in one place what each event does; the store's parts (panel/store/) only do it.
 
 import { batch } from '@preact/signals'
-import type { CaptureEvent, ForcedOptions } from '../../src/exchange/types.js'
-import type { LocalPanelStore } from '../store.js'
-import { readBody, type BodySource } from './body-reader.js'
-import { pageVerdict, type CompareAgainst } from './comparison.js'
+import { readBody } from './body-reader.js'
+import { pageVerdict } from './comparison.js'
+import type { LocalPanelStore } from './panel-store.js'
+import type { PanelEvent } from './types.js'
 
-/**
- * Everything a store applies: the shell's capture events, and `force` (read a request's
- * kept chunks again with a provider or transport forced; {} gives the choice back to the core).
- */
-export type PanelEvent =
-  | CaptureEvent
-  /**
-   * A request's whole body, as a file: the store reads it where it merges (in the worker,
-   * off the UI thread), at the pace it merges, and ends the request when the file ends.
-   */
-  | { type: 'body'; id: string; body: BodySource }
-  | { type: 'force'; id: string; forced: ForcedOptions }
-  /** Compare a request's reply with the user's client's result, or with another request's reply. */
-  | { type: 'compare'; id: string; against: CompareAgainst }
-  | { type: 'compare-clear' }
-  /** What the page shows for a finished stream (null: nothing), `where` in words, `leaveOut` the texts in it that are not the reply: the stream's row shows the verdict. */
-  | { type: 'page-verdict'; id: string; text: string | null; where: string; leaveOut?: string[] }
-  /**
-   * Search inside the selected request's frames (plain text or /regex/; '' ends the search),
-   * and step to the next (1) or previous (-1) match. The hook for DevTools' own search bar
-   * (chrome.devtools.panels onSearch: performSearch, nextSearchResult, previousSearchResult,
-   * cancelSearch), wired by the shell's optional onSearch (panel/shell.ts).
-   */
-  | { type: 'search'; query: string }
-  | { type: 'search-step'; delta: 1 | -1 }
+export type { PanelEvent } from './types.js'
 
 export function applyEvent(store: LocalPanelStore, event: PanelEvent): void {
   const { batches, recorder, selection, notes, live, comparisons } = store.parts

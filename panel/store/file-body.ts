@@ -6,10 +6,9 @@
 // (a search, the debugger, an export) costs one file read per block, not one per frame.
 
 import type { BodyReader } from '../../src/library.js'
-import type { BodySource } from './body-reader.js'
+import type { BodySource, ReadSync } from './types.js'
 
-/** Reads bytes [from, to) of a file synchronously; throws when it cannot. */
-export type ReadSync = (source: BodySource, from: number, to: number) => Uint8Array
+export type { ReadSync } from './types.js'
 
 /** Bytes per cached block, and blocks kept: a frame is rarely longer than a block. */
 const BLOCK = 1 << 20

@@ -5,7 +5,8 @@
 
 import type { Merger } from '../../src/library.js'
 import { isKeepalive, isKeepaliveEvent } from '../summary.js'
-import type { RequestModel, StoreEnv } from './model.js'
+import { DeferredRun } from './deferred-run.js'
+import type { ModelState, StoreEnv } from './types.js'
 
 /** Frames classified at once; more go in slices... */
 const FLAG_SYNC = 1000
@@ -17,9 +18,11 @@ export class FrameFlags {
   flags = new Uint8Array(64)
   /** Frames classified so far. */
   count = 0
-  private timer: (() => void) | null = null
+  private readonly run: DeferredRun
 
-  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {}
+  constructor(private readonly model: ModelState, private readonly env: StoreEnv) {
+    this.run = new DeferredRun(model, env)
+  }
 
   /** Classifies the frames not classified yet: now when few, else in slices from now on. */
   update(): void {
@@ -30,8 +33,7 @@ export class FrameFlags {
   }
 
   forget(): void {
-    this.timer?.()
-    this.timer = null
+    this.run.forget()
   }
 
   /** A new merger: every frame is classified again. */
@@ -61,10 +63,7 @@ export class FrameFlags {
   }
 
   private later(): void {
-    if (this.timer) return
-    this.timer = this.env.defer(() => {
-      this.timer = null
-      if (!this.env.holds(this.model)) return
+    this.run.schedule(() => {
       this.classify(this.env.now() + FLAG_BUDGET_MS)
       this.env.changed()
       if (this.count < this.model.merger.frameCount) this.later()

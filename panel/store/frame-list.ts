@@ -6,9 +6,17 @@
 import { utf8Length, type Frame, type FrameEntry, type Merger, type Reply } from '../../src/library.js'
 import { isKeepalive, summarizeFrame } from '../summary.js'
 import { FrameFlags } from './frame-flags.js'
-import type { RequestModel, StoreEnv } from './model.js'
-import type { Index } from './provenance-schedule.js'
-import type { BrokenInfo, FrameItem } from './types.js'
+import type { DebugCache } from './debug.js'
+import type { Index, ProvenanceSchedule } from './provenance-schedule.js'
+import type { ReplyCache } from './replies.js'
+import type { BrokenInfo, FrameItem, ModelState, RequestCache, StoreEnv } from './types.js'
+
+/** What the frame list reads of its model: its state and its sibling caches. */
+export interface FrameListModel extends ModelState {
+  readonly replies: ReplyCache
+  readonly provenance: ProvenanceSchedule
+  readonly debug: DebugCache
+}
 
 /** Frame rows kept built (the rows in view, and some around). */
 const ROW_CACHE = 2000
@@ -22,7 +30,7 @@ interface Described {
   contributed: number
 }
 
-export class FrameList {
+export class FrameList implements RequestCache {
   private readonly flags: FrameFlags
   private cached: { key: string; items: Int32Array } | null = null
   /**
@@ -36,7 +44,7 @@ export class FrameList {
   /** Rows built, valid for one merger and one provenance index. */
   private described: { merger: Merger; index: Index | null; map: Map<number, Described> } | null = null
 
-  constructor(private readonly model: RequestModel, env: StoreEnv) {
+  constructor(private readonly model: FrameListModel, env: StoreEnv) {
     this.flags = new FrameFlags(model, env)
   }
 

@@ -8,7 +8,7 @@
 import type { Provenance, Reply } from '../../src/library.js'
 import { mapOffset, mapRange } from '../message-layout.js'
 import type { FieldRef } from '../provenance.js'
-import type { RequestModel } from './model.js'
+import type { RequestModel } from './request-model.js'
 import type { Highlight, SelectionState } from './types.js'
 
 /** Position of a tool call of reply `from` in reply `to` (same wire index and id); null when `to` has no such call. */

@@ -5,7 +5,7 @@
 
 import { feedStreams, type Progress } from '../inline/feed.js'
 import { readFile, type FeedStream, type FileLike } from '../inline/sources.js'
-import type { PanelEvent } from './events.js'
+import type { PanelEvent } from './types.js'
 import type { HeldSource } from './types.js'
 
 export interface ImportOptions {

@@ -8,8 +8,9 @@
 // `ensure` builds it whatever it costs.
 
 import { ProvenanceIndex } from '../provenance.js'
-import { timed, waitToRerun } from './budget.js'
-import type { RequestModel, StoreEnv } from './model.js'
+import { timed, waitToRerun } from './clock.js'
+import { DeferredRun } from './deferred-run.js'
+import type { ModelState, RequestCache, StoreEnv } from './types.js'
 
 /** Cost per frame before one has been measured (ms). */
 const COST_PER_FRAME = 0.001
@@ -26,7 +27,7 @@ const AFTER_PAINT_MS = 30
 
 /** A provenance index and what it covers. */
 export interface Index {
-  merger: RequestModel['merger']
+  merger: ModelState['merger']
   /** model.rev it was read at (moved on while nothing it depends on changes). */
   rev: number
   /** Frames it covers, and whether the body had ended. */
@@ -35,14 +36,16 @@ export interface Index {
   provenance: ProvenanceIndex
 }
 
-export class ProvenanceSchedule {
+export class ProvenanceSchedule implements RequestCache {
   private index: Index | null = null
   /** When the last index was built (clock), and what it cost per frame: kept across restarts. */
   private builtAt = -Infinity
   private costPerFrame = COST_PER_FRAME
-  private timer: (() => void) | null = null
+  private readonly run: DeferredRun
 
-  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {}
+  constructor(private readonly model: ModelState, private readonly env: StoreEnv) {
+    this.run = new DeferredRun(model, env)
+  }
 
   /** The index built from the current merger, fresh or not. */
   current(): Index | null {
@@ -79,8 +82,7 @@ export class ProvenanceSchedule {
   }
 
   forget(): void {
-    this.timer?.()
-    this.timer = null
+    this.run.forget()
   }
 
   /** A new merger: the index goes; what it cost stays, as the estimate for the next one. */
@@ -105,16 +107,14 @@ export class ProvenanceSchedule {
   }
 
   private schedule(): void {
-    if (this.timer) return
+    if (this.run.waiting) return
     const m = this.model
     const wait = this.env.merging(m)
       ? LIVE_INTERVAL_MS
       : m.state === 'live'
         ? Math.max(0, waitToRerun(this.env.now(), this.builtAt, this.estimate(), LIVE_RATIO, LIVE_INTERVAL_MS))
         : AFTER_PAINT_MS
-    this.timer = this.env.defer(() => {
-      this.timer = null
-      if (!this.env.holds(m)) return
+    this.run.schedule(() => {
       if (this.env.merging(m)) { this.schedule(); return } // a large body is still being merged: after it
       if (this.isFresh(this.current())) return
       this.build()

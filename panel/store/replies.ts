@@ -2,11 +2,12 @@
 // reply after a given frame (the scrubber, a selected frame), and the facts the core keeps as
 // it goes (entries, stream errors; diagnostics are the debugger's: debug.ts). A snapshot costs the core time per tool call
 // and per character (arguments parsed, text joined), so a dear one is not taken on every
-// batch of a growing stream: see budget.ts.
+// batch of a growing stream: see clock.ts.
 
 import type { FrameEntry, Reply, StreamError } from '../../src/library.js'
-import { timed, waitToRerun } from './budget.js'
-import type { RequestModel, StoreEnv } from './model.js'
+import { timed, waitToRerun } from './clock.js'
+import { DeferredRun } from './deferred-run.js'
+import type { ModelState, RequestCache, StoreEnv } from './types.js'
 
 /** A snapshot cheaper than this (ms) is taken on every batch; a dearer one... */
 const SNAPSHOT_CHEAP_MS = 4
@@ -27,17 +28,19 @@ export interface Facts {
   streamErrorByFrame: Map<number, string>
 }
 
-export class ReplyCache {
+export class ReplyCache implements RequestCache {
   /** The latest snapshot, the rev it was taken at, and when it was taken (clock). */
   private snapshot: { rev: number; reply: Reply; at: number } | null = null
   /** What the latest snapshot cost (ms). */
   private cost = 0
   /** A batch once a throttled snapshot may be taken again, even if nothing else arrives. */
-  private timer: (() => void) | null = null
+  private readonly run: DeferredRun
   private readonly replyAt = new Map<number, Reply>()
   private factsCache: Facts | null = null
 
-  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {}
+  constructor(private readonly model: ModelState, private readonly env: StoreEnv) {
+    this.run = new DeferredRun(model, env)
+  }
 
   /** The reply as it stands, or the snapshot before while a dear one may not be taken again yet. */
   latest(): Reply {
@@ -49,7 +52,7 @@ export class ReplyCache {
     if (cur && cur.reply.frameCount > 0 && (this.cost > SNAPSHOT_CHEAP_MS || merging)) {
       const wait = waitToRerun(this.env.now(), cur.at, this.cost, SNAPSHOT_RATIO, merging ? SNAPSHOT_LOADING_MS : 0)
       if (wait > 0) {
-        this.timer ??= this.env.defer(() => { this.timer = null; this.env.changed() }, wait)
+        this.run.schedule(() => this.env.changed(), wait)
         return cur.reply
       }
     }
@@ -92,8 +95,7 @@ export class ReplyCache {
   }
 
   forget(): void {
-    this.timer?.()
-    this.timer = null
+    this.run.forget()
   }
 
   /** A new merger: nothing cached holds. */

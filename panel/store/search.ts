@@ -10,8 +10,8 @@
 
 import type { Provenance } from '../../src/library.js'
 import type { ProvenanceIndex } from '../provenance.js'
-import type { RequestModel, StoreEnv } from './model.js'
-import type { Highlight } from './types.js'
+import { DeferredRun } from './deferred-run.js'
+import type { Highlight, ModelState, RequestCache, StoreEnv } from './types.js'
 
 /** Frames searched at once; more go in slices... */
 const SYNC_FRAMES = 1500
@@ -59,7 +59,7 @@ export interface ScanResult {
 }
 
 interface Scan extends ScanResult {
-  merger: RequestModel['merger']
+  merger: ModelState['merger']
   key: string
   re: RegExp
   /** Where the last frame searched ended: a last frame that grew since is searched again. */
@@ -69,11 +69,13 @@ interface Scan extends ScanResult {
 }
 
 /** The search of one request (kept on its model; a new merger starts it over). */
-export class FrameScan {
+export class FrameScan implements RequestCache {
   private scan: Scan | null = null
-  private timer: (() => void) | null = null
+  private readonly deferred: DeferredRun
 
-  constructor(private readonly model: RequestModel, private readonly env: StoreEnv) {}
+  constructor(private readonly model: ModelState, private readonly env: StoreEnv) {
+    this.deferred = new DeferredRun(model, env)
+  }
 
   /** The matches of `query` so far: searched now when few frames are left, else in slices from now on. */
   result(query: Extract<ParsedQuery, { re: RegExp }>): ScanResult {
@@ -152,8 +154,7 @@ export class FrameScan {
   }
 
   forget(): void {
-    this.timer?.()
-    this.timer = null
+    this.deferred.forget()
   }
 
   /** A new merger: searched again from the first frame. */
@@ -186,11 +187,9 @@ export class FrameScan {
   }
 
   private later(): void {
-    if (this.timer) return
-    this.timer = this.env.defer(() => {
-      this.timer = null
+    this.deferred.schedule(() => {
       const s = this.scan
-      if (!s || !this.env.holds(this.model) || s.merger !== this.model.merger) return
+      if (!s || s.merger !== this.model.merger) return
       this.run(s, this.env.now() + SLICE_MS)
       this.env.changed()
       if (s.scanned < this.model.merger.frameCount) this.later()

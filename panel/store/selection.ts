@@ -1,13 +1,13 @@
 // The selection: which request, which frame, and which moment of the reply (the scrubber),
 // and the one view the components render for it. The view is computed from the request's
-// caches; reading it is cheap on every batch because every part it reads is (see model.ts).
+// caches; reading it is cheap on every batch because every part it reads is (see request-model.ts).
 
 import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals'
 import type { Batches } from './batch.js'
 import { toShown } from './highlights.js'
 import { noteCounts, problemsFirst } from './problem-order.js'
-import type { RequestModel } from './model.js'
-import type { Recorder } from './recording.js'
+import type { RequestModel } from './request-model.js'
+import type { Recorder } from './recorder.js'
 import { parseQuery, stepIndex } from './search.js'
 import type { Highlight, RequestRow, SearchView, SelectionState } from './types.js'
 

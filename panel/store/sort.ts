@@ -1,4 +1,4 @@
-// The request list's columns, how a click on one orders the list, and the widths the user
+// How a click on a request-list column (request-columns.tsx) orders the list, and the widths the user
 // dragged them to. As in the Network panel: the list starts in start-time order; a click on a
 // column header sorts by it (ascending), a second click reverses it, a third goes back to start
 // order. Rows that have no value for the column (a status not known yet, a stream still running
@@ -7,10 +7,12 @@
 // arrive. Pure rules (no DOM), tested without a browser.
 
 import { signal, type Signal } from '@preact/signals'
+import { REQUEST_COLUMNS, requestColumn, type ColumnKey } from '../request-columns.js'
 import type { PanelShell } from '../shell.js'
 import type { RequestRow } from './types.js'
 
-export type SortKey = 'start' | 'status' | 'provider' | 'frames' | 'size' | 'duration' | 'state'
+/** A column's key (request-columns.tsx): the list is sorted by one column at a time. */
+export type SortKey = ColumnKey
 export type SortDirection = 'ascending' | 'descending'
 
 export interface RequestSort {
@@ -18,52 +20,20 @@ export interface RequestSort {
   direction: SortDirection
 }
 
-/** The default: start time, as the rows come from the list (filter.ts orders them so). */
+/** The default: start time, as the rows come from the list (request-list.ts orders them so). */
 export const START_ORDER: RequestSort = { key: 'start', direction: 'ascending' }
 
-export interface RequestColumn {
-  key: SortKey
-  label: string
-  /** What the header says on hover (and to a screen reader, with the sort). */
-  title: string
-  /** Width in px before the user drags it, and the narrowest it may be dragged. */
-  width: number
-  min: number
-}
-
-/** The columns of a row's second line, in order; the first line (method and path) is above them. */
-export const REQUEST_COLUMNS: readonly RequestColumn[] = [
-  { key: 'start', label: 'Start', title: 'Start time', width: 52, min: 28 },
-  { key: 'status', label: 'Status', title: 'HTTP status', width: 38, min: 24 },
-  { key: 'provider', label: 'Provider', title: 'Provider', width: 70, min: 28 },
-  { key: 'frames', label: 'Frames', title: 'Frames (and broken frames)', width: 84, min: 24 },
-  { key: 'size', label: 'Size', title: 'Body size', width: 46, min: 28 },
-  { key: 'duration', label: 'Time', title: 'Duration', width: 46, min: 28 },
-  { key: 'state', label: 'State', title: 'State', width: 56, min: 28 },
-]
 export const MAX_COLUMN_WIDTH = 600
-
-/** The value a row is sorted by; null: none known (sorted last). */
-function value(row: RequestRow, key: Exclude<SortKey, 'start'>): number | string | null {
-  switch (key) {
-    case 'status': return row.status
-    case 'provider': return row.provider
-    case 'frames': return row.frames
-    case 'size': return row.bytes
-    case 'duration': return row.duration
-    case 'state': return row.state
-  }
-}
 
 /**
  * The rows in the order `sort` asks. `rows` must be in start order (the default); equal values
  * keep it. Returns `rows` itself for start order ascending.
  */
 export function sortRows(rows: readonly RequestRow[], sort: RequestSort): readonly RequestRow[] {
-  if (sort.key === 'start') return sort.direction === 'ascending' ? rows : [...rows].reverse()
-  const key = sort.key
+  const sortBy = requestColumn(sort.key).sortBy
+  if (sortBy === 'start order') return sort.direction === 'ascending' ? rows : [...rows].reverse()
   const sign = sort.direction === 'ascending' ? 1 : -1
-  const keyed = rows.map((row, at) => ({ row, at, v: value(row, key) }))
+  const keyed = rows.map((row, at) => ({ row, at, v: sortBy(row) }))
   keyed.sort((a, b) => {
     if (a.v === null || b.v === null) return a.v === b.v ? a.at - b.at : a.v === null ? 1 : -1
     const c = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : String(a.v).localeCompare(String(b.v))
@@ -75,7 +45,7 @@ export function sortRows(rows: readonly RequestRow[], sort: RequestSort): readon
 /** The sort after a click on column `key`: ascending, then descending, then start order again. */
 export function nextSort(current: RequestSort, key: SortKey): RequestSort {
   if (current.key !== key) return { key, direction: 'ascending' }
-  if (key === 'start') return { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' }
+  if (requestColumn(key).sortBy === 'start order') return { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' }
   return current.direction === 'ascending' ? { key, direction: 'descending' } : START_ORDER
 }
 
@@ -96,7 +66,7 @@ export function defaultWidths(): Record<SortKey, number> {
 
 /** A column's width within its bounds. */
 export function clampWidth(key: SortKey, width: number): number {
-  const column = REQUEST_COLUMNS.find((c) => c.key === key)!
+  const column = requestColumn(key)
   return Math.round(Math.min(MAX_COLUMN_WIDTH, Math.max(column.min, width)))
 }
 

@@ -1,13 +1,18 @@
-// What the store gives the components: plain, read-only shapes built from the core's reply
-// and frame table. The components import them from panel/store.ts.
+// The store's shared types, in one module that imports no other part of the store (types
+// only from leaves), so no part depends on another through them and no import cycle goes
+// through here: what the store gives the components (plain, read-only shapes built from the
+// core's reply and frame table; the components import them from panel/store/index.ts), the
+// events it applies, and what a request model's caches read of it (the model's parts take
+// it through these, not through the RequestModel class, which imports them).
 
-import type { Diagnostic, Frame, FrameKind, ProviderId, ProviderReason, Reply, StreamError, Transport } from '../../src/library.js'
+import type { Diagnostic, Frame, FrameKind, Merger, ProviderId, ProviderReason, Reply, StreamError, Transport } from '../../src/library.js'
+import type { LineEndings } from '../../src/debug/line-endings.js'
 import type { Timing } from '../../src/debug/timing.js'
 import type { CompareCause } from '../../src/debug/compare-causes.js'
-import type { ForcedOptions } from '../../src/exchange/types.js'
+import type { CaptureEvent, ForcedOptions } from '../../src/exchange/types.js'
 import type { FieldRef } from '../provenance.js'
 import type { CapturedRequest } from '../shell.js'
-import type { ReadSync } from './file-body.js'
+import type { Clock } from './clock.js'
 import type { NoteCount } from './problem-order.js'
 
 export type RequestState = 'live' | 'finished' | 'cancelled'
@@ -253,7 +258,7 @@ export interface StoreOptions {
   now?: () => number
   /** Body bytes kept per request; beyond it the rest is dropped, and that is said. */
   maxBytesPerRequest?: number
-  /** The memory budget for all requests together (store/memory.ts; default 512 MB); store.memoryBudget changes it. */
+  /** The memory budget for all requests together (store/budget.ts; default 512 MB); store.memoryBudget changes it. */
   memoryBudget?: number
   /** Above this many frames, selecting a frame does not rewind the reply by itself. */
   autoScrubMaxFrames?: number
@@ -275,4 +280,96 @@ export interface PageVerdict {
   frame?: number | null
   /** In words, for the row's tooltip. */
   message: string
+}
+
+// ---- events ---------------------------------------------------------------------------------
+
+/** What the store reads a body from: a File or Blob (structured-cloneable, so it crosses to a worker). */
+export interface BodySource {
+  readonly size: number
+  stream(): ReadableStream<Uint8Array>
+}
+
+/** Reads bytes [from, to) of a file synchronously (FileReaderSync in a worker: file-body.ts); throws when it cannot. */
+export type ReadSync = (source: BodySource, from: number, to: number) => Uint8Array
+
+/** What the selected request is compared with. */
+export type CompareAgainst =
+  /** The client's result as the user gave it: JSON (an SDK's final object, a Reply) or plain text. */
+  | { client: string; label?: string }
+  /** Another captured or imported request: its reply. */
+  | { request: string }
+  /** What the inspected page shows for the reply (its element's innerText), compared rendered or raw; `notes` say how it was read. */
+  | { page: string; label: string; notes?: string[]; leaveOut?: string[] }
+
+/**
+ * Everything a store applies (events.ts applyEvent): the shell's capture events, and `force`
+ * (read a request's kept chunks again with a provider or transport forced; {} gives the
+ * choice back to the core).
+ */
+export type PanelEvent =
+  | CaptureEvent
+  /**
+   * A request's whole body, as a file: the store reads it where it merges (in the worker,
+   * off the UI thread), at the pace it merges, and ends the request when the file ends.
+   */
+  | { type: 'body'; id: string; body: BodySource }
+  | { type: 'force'; id: string; forced: ForcedOptions }
+  /** Compare a request's reply with the user's client's result, or with another request's reply. */
+  | { type: 'compare'; id: string; against: CompareAgainst }
+  | { type: 'compare-clear' }
+  /** What the page shows for a finished stream (null: nothing), `where` in words, `leaveOut` the texts in it that are not the reply: the stream's row shows the verdict. */
+  | { type: 'page-verdict'; id: string; text: string | null; where: string; leaveOut?: string[] }
+  /**
+   * Search inside the selected request's frames (plain text or /regex/; '' ends the search),
+   * and step to the next (1) or previous (-1) match. The hook for DevTools' own search bar
+   * (chrome.devtools.panels onSearch: performSearch, nextSearchResult, previousSearchResult,
+   * cancelSearch), wired by the shell's optional onSearch (panel/shell.ts).
+   */
+  | { type: 'search'; query: string }
+  | { type: 'search-step'; delta: 1 | -1 }
+
+// ---- a request model, as its caches read it ---------------------------------------------------
+
+/** What a request model's caches read of it (request-model.ts RequestModel implements it). */
+export interface ModelState {
+  readonly request: CapturedRequest
+  readonly merger: Merger
+  /** Bumped on every change of the request; caches keyed by it are rebuilt when read. */
+  readonly rev: number
+  readonly state: RequestState
+  /** The merger's end(): set once the body ended and all of it was merged. */
+  readonly final: Reply | null
+  /** Its chunks are slices of a file the store read, not a client's network reads. */
+  readonly fileSlices: boolean
+  readonly lineEndings: LineEndings
+  /** The kept chunks read back from the merger, with their arrival times. */
+  chunks(): Array<{ data: Uint8Array; t: number | null }>
+  /** The last frame, when a cancel cut it short; else null. */
+  partialFrame(): number | null
+}
+
+/** What a model and its caches need from the store around them. */
+export interface StoreEnv extends Clock {
+  /** Something changed: `version` is bumped when the batch runs. */
+  changed(): void
+  /** A large body of this request is being merged in slices (backlog.ts), or read from a file (body-reader.ts). */
+  merging(model: ModelState): boolean
+  /** The model is still the store's: deferred work for a removed, cleared or disposed one does nothing. */
+  holds(model: ModelState): boolean
+  /** Says something to the user (a note). */
+  warn(message: string): void
+  /** Reads a file's bytes synchronously (StoreOptions.readSync); null: bodies are kept. */
+  readSync: ReadSync | null
+}
+
+/**
+ * A cache built from a model's merger. Each is valid for one merger: a restart resets every
+ * one; a model dropped or restarted forgets the work each deferred (deferred-run.ts).
+ */
+export interface RequestCache {
+  /** A new merger: nothing cached holds (what a cache learned of costs may stay, as an estimate). */
+  reset(): void
+  /** Cancels the work deferred. */
+  forget(): void
 }

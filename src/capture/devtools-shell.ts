@@ -44,7 +44,7 @@ export function createDevtoolsShell(): PanelShell {
 
   const shell: PanelShell = {
     kind: 'devtools',
-    // a store in its worker connects to the hub itself (store-worker.ts): bodies never reach this thread
+    // a store in its worker connects to the hub itself (devtools-worker.ts): bodies never reach this thread
     workerEvents: { tabId } satisfies HubEventsSource,
     connect: (onEvent) => connectHubEvents({ tabId }, onEvent),
     theme: currentTheme,

@@ -1,5 +1,5 @@
 // The capture events of one inspected tab, from the hub (the devtools page), for the panel's
-// store: wherever it runs, its worker (store-worker.ts) or the panel page when no worker
+// store: wherever it runs, its worker (devtools-worker.ts) or the panel page when no worker
 // started (devtools-shell.ts). No browser.* here: a worker has none, and needs none to
 // listen on a BroadcastChannel.
 //

@@ -158,7 +158,7 @@ export function startHub(): void {
     const withheld = withheldReason(entry, body)
     emit({ type: 'request', request: withheld === null ? request : { ...request, bodyWithheld: withheld } })
     if (withheld !== null) {
-      // the row says so too (panel/store/model.ts incompleteReason), with the same words
+      // the row says so too (panel/store/request-model.ts incompleteReason), with the same words
       emit({ type: 'note', level: 'warning', message: `No body for ${entry.request.method} ${entry.request.url}: ${withheld}` })
     } else if (body.kind === 'bytes') {
       // the body arrives whole, after the end: when its frames came is unknown (t null), so

@@ -6,7 +6,7 @@ import { mountPanel } from '../../panel/mount.js'
 import { createDevtoolsShell } from './devtools-shell.js'
 // the store merges in a worker, from the extension's own file (its CSP admits no blob: worker),
 // which takes the captured bodies from the hub itself
-import StoreWorker from './store-worker.ts?worker'
+import StoreWorker from './devtools-worker.ts?worker'
 
 const root = document.getElementById('app')
 if (!root) throw new Error('panel.html has no #app')

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { HANDED_OVER, ReplayBuffer } from '../../src/capture/replay-buffer.js'
 import type { CaptureEvent, CapturedRequest } from '../../src/exchange/types.js'
-import { createPanelStore } from '../../panel/store.js'
+import { createPanelStore } from '../../panel/store/index.js'
 
 const request = (id: string): CapturedRequest => ({
   id, method: 'POST', url: `https://api.example.com/${id}`, status: 200, requestHeaders: [], responseHeaders: [],

@@ -6,7 +6,7 @@ import { asWindows1252, decodeWindows1252 } from '../support/windows-1252.js'
 import { encodeWindows1252, repairWindows1252 } from '../../src/exchange/windows-1252.js'
 import type { CapturedRequest } from '../../src/exchange/types.js'
 import { merge } from '../../src/library.js'
-import { createPanelStore } from '../../panel/store.js'
+import { createPanelStore } from '../../panel/store/index.js'
 
 const decodeUtf8 = (b: Uint8Array): string => new TextDecoder('utf-8', { fatal: true }).decode(b)
 

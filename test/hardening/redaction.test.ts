@@ -18,7 +18,7 @@ import type { CapturedRequest, Recording } from '../../src/exchange/types.js'
 import { createMerger } from '../../src/library.js'
 import { runExport } from '../../panel/exports.js'
 import type { PanelShell } from '../../panel/shell.js'
-import type { ExportSource } from '../../panel/store.js'
+import type { ExportSource } from '../../panel/store/index.js'
 import { createRedactionSettings, fromStored } from '../../panel/store/redaction.js'
 
 const R = '[REDACTED]'

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
-import { createPanelStore, type FrameItem, type LocalPanelStore } from '../../panel/store.js'
+import { createPanelStore, type FrameItem, type LocalPanelStore } from '../../panel/store/index.js'
 
 const T0 = 1_754_000_000_000
 

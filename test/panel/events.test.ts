@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
-import { applyEvent, createPanelStore, type PanelEvent } from '../../panel/store.js'
+import { applyEvent, createPanelStore, type PanelEvent } from '../../panel/store/index.js'
 
 const T0 = 1_754_000_000_000
 const NDJSON = '{"model":"m","message":{"role":"assistant","content":"Hi"},"done":false}\n'

@@ -4,8 +4,8 @@
 
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
-import { createPanelStore, type FrameItem } from '../../panel/store.js'
-import { startCell } from '../../panel/components/RequestRowView.js'
+import { createPanelStore, type FrameItem } from '../../panel/store/index.js'
+import { startCell } from '../../panel/request-columns.js'
 import { formatDuration } from '../../panel/format.js'
 
 const T0 = 1_754_000_000_000

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
-import { createPanelStore } from '../../panel/store.js'
+import { createPanelStore } from '../../panel/store/index.js'
 import { listedReason, sniffBody } from '../../src/exchange/sniff.js'
 import { bedrockEvent, concat } from '../support/eventstream.js'
 

@@ -1,12 +1,12 @@
 // The panel's memory: each body held once (by the merger, read back for exports), and the
-// per-tab memory budget (panel/store/memory.ts): its rules with exact numbers, then the
+// per-tab memory budget (panel/store/budget.ts): its rules with exact numbers, then the
 // store applying them batch by batch.
 
 import { describe, expect, it } from 'vitest'
 import { merge } from '../../src/index.js'
 import type { CaptureEvent } from '../../panel/shell.js'
-import { createPanelStore, type LocalPanelStore, type StoreOptions } from '../../panel/store.js'
-import { costOf, DEFAULT_MEMORY_BUDGET, formatBudget, mayGrow, MB, releasedNote, toRelease, type Holding } from '../../panel/store/memory.js'
+import { createPanelStore, type LocalPanelStore, type StoreOptions } from '../../panel/store/index.js'
+import { costOf, DEFAULT_MEMORY_BUDGET, formatBudget, mayGrow, MB, releasedNote, toRelease, type Holding } from '../../panel/store/budget.js'
 
 const T0 = 1_754_000_000_000
 const enc = (s: string) => new TextEncoder().encode(s)

@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent, CapturedRequest, Header } from '../../panel/shell.js'
-import { createPanelStore } from '../../panel/store.js'
+import { createPanelStore } from '../../panel/store/index.js'
 
 const T0 = 1_754_000_000_000
 const WHOLE = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'

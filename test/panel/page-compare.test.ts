@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { readSettled, SETTLE_MAX_MS } from '../../panel/page-compare.js'
 import type { InspectedPage, PageElement, PageQuery } from '../../panel/shell.js'
-import { applyEvent, createPanelStore } from '../../panel/store.js'
+import { applyEvent, createPanelStore } from '../../panel/store/index.js'
 import { body, DELTAS, PAGE_TEXT } from '../debug/rendered-support.js'
 
 const T0 = 1_754_000_000_000

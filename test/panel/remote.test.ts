@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { choiceMessages, createMerger, merge, type Reply } from '../../src/index.js'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
-import { createPanelStore, type PanelStore } from '../../panel/store.js'
+import { createPanelStore, type PanelStore } from '../../panel/store/index.js'
 import { createStoreHost } from '../../panel/remote/host.js'
 import { applyList, diffList } from '../../panel/remote/list-patch.js'
 import { createStoreMirror } from '../../panel/remote/mirror.js'

@@ -8,6 +8,8 @@
 
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REQUEST_COLUMNS, requestColumn } from '../../panel/request-columns.js'
+import { defaultWidths } from '../../panel/store/sort.js'
 import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
 
@@ -218,7 +220,8 @@ describe('sortable and resizable columns', () => {
       { ...req('s3', at + 3000), request: { ...(req('s3', at + 3000).request as object), status: 404 } }, { type: 'chunk', id: 's3', data: chat({ content: 'x' }), t: at + 3100 },
     ])
     await expect.poll(order).toEqual(['s1', 's2', 's3'])
-    expect(await sorts()).toEqual({ start: 'ascending', status: 'none', provider: 'none', frames: 'none', size: 'none', duration: 'none', state: 'none' })
+    // every column of the list has its header; start order is the only sort at first
+    expect(await sorts()).toEqual(Object.fromEntries(REQUEST_COLUMNS.map((c) => [c.key, c.key === 'start' ? 'ascending' : 'none'])))
     expect(await page.locator('[data-testid="request-start"]').allTextContents()).toEqual(['0', '+1.00 s', '+2.00 s'])
 
     await column('size').getByRole('button').click()
@@ -265,36 +268,38 @@ describe('sortable and resizable columns', () => {
   })
 
   it('a header edge dragged (or moved with the arrow keys) resizes its column, and the width is remembered', async () => {
+    // the size column's default and narrowest widths, from the column list; a drag of 40 px, an arrow step of 8
+    const { width, min } = requestColumn('size')
     const handle = column('size').locator('[data-testid="request-column-resize"]')
-    expect(await handle.getAttribute('aria-valuenow')).toBe('46')
+    expect(await handle.getAttribute('aria-valuenow')).toBe(String(width))
     const sizeCell = () => page.locator('[data-testid="request-size"]').first().evaluate((el) => Math.round(el.getBoundingClientRect().width))
-    expect(await sizeCell()).toBe(46)
+    expect(await sizeCell()).toBe(width)
     const box = (await handle.boundingBox())!
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
     await page.mouse.down()
     await page.mouse.move(box.x + box.width / 2 + 20, box.y + box.height / 2, { steps: 4 })
     await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2, { steps: 4 })
     await page.mouse.up()
-    expect(await handle.getAttribute('aria-valuenow')).toBe('86')
-    expect(await sizeCell()).toBe(86)
+    expect(await handle.getAttribute('aria-valuenow')).toBe(String(width + 40))
+    expect(await sizeCell()).toBe(width + 40)
     // a drag does not sort
     expect(await column('size').getAttribute('aria-sort')).toBe('none')
     await handle.focus()
     await page.keyboard.press('ArrowRight')
-    expect(await handle.getAttribute('aria-valuenow')).toBe('94')
+    expect(await handle.getAttribute('aria-valuenow')).toBe(String(width + 48))
     await page.keyboard.press('Home')
-    expect(await handle.getAttribute('aria-valuenow')).toBe('28')
+    expect(await handle.getAttribute('aria-valuenow')).toBe(String(min))
     await page.keyboard.press('End')
     await page.keyboard.press('ArrowRight')
     await page.keyboard.press('ArrowRight')
-    expect(await handle.getAttribute('aria-valuenow')).toBe('62')
-    expect(await sizeCell()).toBe(62)
+    expect(await handle.getAttribute('aria-valuenow')).toBe(String(width + 16))
+    expect(await sizeCell()).toBe(width + 16)
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('deltascope.requests.columns')))!))
-      .toEqual({ start: 52, status: 38, provider: 70, frames: 84, size: 62, duration: 46, state: 56 })
+      .toEqual({ ...defaultWidths(), size: width + 16 })
     // the list pane never scrolls sideways for it
     expect(await byTestId('request-list').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
     await page.reload()
-    await expect.poll(() => column('size').locator('[data-testid="request-column-resize"]').getAttribute('aria-valuenow')).toBe('62')
+    await expect.poll(() => column('size').locator('[data-testid="request-column-resize"]').getAttribute('aria-valuenow')).toBe(String(width + 16))
     expect(problems).toEqual([])
   })
 })

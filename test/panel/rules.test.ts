@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { merge, type Rules } from '../../src/index.js'
 import type { CaptureEvent } from '../../panel/shell.js'
-import { createPanelStore } from '../../panel/store.js'
+import { createPanelStore } from '../../panel/store/index.js'
 import { createStreamRules, defaultPattern, fromStored, PREVIEW_BYTES, previewRules, SUGGEST_LAST_FRAMES, suggestFor, toStored, urlMatches } from '../../panel/store/rules.js'
 
 const T0 = 1_754_000_000_000

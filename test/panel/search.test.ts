@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent } from '../../panel/shell.js'
-import { createPanelStore, type LocalPanelStore, type StoreOptions } from '../../panel/store.js'
+import { createPanelStore, type LocalPanelStore, type StoreOptions } from '../../panel/store/index.js'
 import { parseQuery, stepIndex } from '../../panel/store/search.js'
 
 const T0 = 1_754_000_000_000

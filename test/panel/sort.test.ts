@@ -1,9 +1,10 @@
-// The request list's column sort and widths (panel/store/sort.ts): the rules a click on a
+// The request list's column sort and widths (panel/store/sort.ts, over panel/request-columns.tsx): the rules a click on a
 // header follows, and what survives in storage.
 
 import { describe, expect, it } from 'vitest'
+import { REQUEST_COLUMNS, requestColumn } from '../../panel/request-columns.js'
 import {
-  ariaSort, clampWidth, columnsFit, createColumnWidths, defaultWidths, gridColumns, nextSort, parseWidths, sortRows, START_ORDER,
+  ariaSort, clampWidth, COLUMN_GAP, columnsFit, createColumnWidths, defaultWidths, gridColumns, nextSort, parseWidths, sortRows, START_ORDER,
   type RequestSort,
 } from '../../panel/store/sort.js'
 import type { RequestRow } from '../../panel/store/types.js'
@@ -82,28 +83,39 @@ describe('request list sort', () => {
 })
 
 describe('request list column widths', () => {
-  it('starts from the default widths', () => {
-    expect(defaultWidths()).toEqual({ start: 52, status: 38, provider: 70, frames: 84, size: 46, duration: 46, state: 56 })
-    expect(gridColumns(defaultWidths())).toBe('minmax(0, 52px) minmax(0, 38px) minmax(0, 70px) minmax(0, 84px) minmax(0, 46px) minmax(0, 46px) minmax(0, 56px)')
-    expect(gridColumns({ ...defaultWidths(), size: 90 })).toBe('minmax(0, 52px) minmax(0, 38px) minmax(0, 70px) minmax(0, 84px) minmax(0, 90px) minmax(0, 46px) minmax(0, 56px)')
+  // the widths and minimums come from the column list (panel/request-columns.tsx), so a column
+  // added or resized there needs no change here
+  const px = (widths: readonly number[]) => widths.map((w) => `minmax(0, ${w}px)`).join(' ')
+  const listed = REQUEST_COLUMNS.map((c) => c.width)
+  const size = requestColumn('size')
+  const status = requestColumn('status')
+
+  it('starts from the default widths, in the list order', () => {
+    expect(Object.keys(defaultWidths())).toEqual(REQUEST_COLUMNS.map((c) => c.key))
+    expect(Object.values(defaultWidths())).toEqual(listed)
+    expect(gridColumns(defaultWidths())).toBe(px(listed))
+    const at = REQUEST_COLUMNS.findIndex((c) => c.key === 'size')
+    expect(gridColumns({ ...defaultWidths(), size: 90 })).toBe(px(listed.map((w, i) => (i === at ? 90 : w))))
   })
 
   it('lines the columns up when their widths and gaps fit the row, and not when they do not', () => {
-    // 392 px of columns and 6 gaps of 4 px
-    expect(columnsFit(defaultWidths(), 416)).toBe(true)
-    expect(columnsFit(defaultWidths(), 415)).toBe(false)
-    expect(columnsFit({ ...defaultWidths(), provider: 40 }, 386)).toBe(true)
+    // the widths and a gap of 4 px between each two
+    const room = listed.reduce((a, b) => a + b, 0) + 4 * (listed.length - 1)
+    expect(COLUMN_GAP).toBe(4)
+    expect(columnsFit(defaultWidths(), room)).toBe(true)
+    expect(columnsFit(defaultWidths(), room - 1)).toBe(false)
+    expect(columnsFit({ ...defaultWidths(), provider: requestColumn('provider').width - 30 }, room - 30)).toBe(true)
     expect(columnsFit(defaultWidths(), Infinity)).toBe(true)
   })
 
   it('keeps a width within the column minimum and 600 px, rounded', () => {
-    expect(clampWidth('status', 3)).toBe(24)
+    expect(clampWidth('status', status.min - 1)).toBe(status.min)
     expect(clampWidth('status', 5000)).toBe(600)
-    expect(clampWidth('size', 80.6)).toBe(81)
+    expect(clampWidth('size', size.min + 0.6)).toBe(size.min + 1)
   })
 
   it('reads stored widths, clamps them, and ignores what it cannot read', () => {
-    expect(parseWidths('{"size":120,"status":1,"frames":"wide","nope":5}')).toEqual({ ...defaultWidths(), size: 120, status: 24 })
+    expect(parseWidths('{"size":120,"status":1,"frames":"wide","nope":5}')).toEqual({ ...defaultWidths(), size: 120, status: status.min })
     expect(parseWidths('not json')).toEqual(defaultWidths())
     expect(parseWidths('null')).toEqual(defaultWidths())
     expect(parseWidths(null)).toEqual(defaultWidths())

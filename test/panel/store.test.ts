@@ -4,7 +4,7 @@ import { effect } from '@preact/signals'
 import { describe, expect, it } from 'vitest'
 import { merge } from '../../src/index.js'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
-import { createPanelStore, type FrameItem, type LocalPanelStore, type StoreOptions } from '../../panel/store.js'
+import { createPanelStore, type FrameItem, type LocalPanelStore, type StoreOptions } from '../../panel/store/index.js'
 
 const T0 = 1_754_000_000_000
 

@@ -1,6 +1,6 @@
 // Request recording: the capture events that carry a request and its body, applied to the
 // request models. Every chunk is kept, up to a cap per request, for the exports and for
-// merging again when a provider or transport is forced: kept once, by the merger (model.ts
+// merging again when a provider or transport is forced: kept once, by the merger (request-model.ts
 // reads it back), the model noting only where each chunk ended and when; a small chunk is
 // merged where it arrives, a large one (and what follows it) in slices, batch by batch
 // (backlog.ts).
@@ -12,11 +12,10 @@ import { repairWindows1252 } from '../../src/exchange/windows-1252.js'
 import { urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
 import { LARGE_CHUNK, type Backlogs } from './backlog.js'
-import type { BodySource } from './body-reader.js'
 import { fileBodyReader } from './file-body.js'
-import { RequestModel, type StoreEnv } from './model.js'
-import { costOf, formatBudget, mayGrow, releasedNote, toRelease, type Holding } from './memory.js'
-import type { HeldSource, PageVerdict } from './types.js'
+import { RequestModel } from './request-model.js'
+import { costOf, formatBudget, mayGrow, releasedNote, toRelease, type Holding } from './budget.js'
+import type { BodySource, HeldSource, PageVerdict, StoreEnv } from './types.js'
 
 export class Recorder {
   readonly models = new Map<string, RequestModel>()
@@ -28,7 +27,7 @@ export class Recorder {
     private readonly backlogs: Backlogs,
     /** Body bytes kept per request. */
     private readonly maxBytes: number,
-    /** The memory budget for every request together (memory.ts); read when it applies, so it may change. */
+    /** The memory budget for every request together (budget.ts); read when it applies, so it may change. */
     private readonly budget: () => number,
   ) {}
 

@@ -7,8 +7,8 @@
 
 import { computed, type ReadonlySignal, type Signal } from '@preact/signals'
 import type { Batches } from './batch.js'
-import type { RequestModel } from './model.js'
-import type { Recorder } from './recording.js'
+import type { RequestModel } from './request-model.js'
+import type { Recorder } from './recorder.js'
 import type { RequestRow } from './types.js'
 
 export interface RequestList {

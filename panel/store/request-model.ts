@@ -12,29 +12,13 @@ import type { ForcedOptions } from '../../src/exchange/types.js'
 import { urlHost, urlPath } from '../format.js'
 import type { CapturedRequest } from '../shell.js'
 import { emptyBacklog, type Backlog } from './backlog.js'
-import type { Clock } from './budget.js'
 import { DebugCache } from './debug.js'
 import { FrameList } from './frame-list.js'
 import { ProvenanceSchedule } from './provenance-schedule.js'
 import { ReplyCache } from './replies.js'
-import type { ReadSync } from './file-body.js'
 import { LineEndings } from '../../src/debug/line-endings.js'
 import { FrameScan } from './search.js'
-import type { ProviderReason, RequestRow, RequestState, PageVerdict } from './types.js'
-
-/** What a model and its caches need from the store around them. */
-export interface StoreEnv extends Clock {
-  /** Something changed: `version` is bumped when the batch runs. */
-  changed(): void
-  /** A large body of this request is being merged in slices (backlog.ts), or read from a file (body-reader.ts). */
-  merging(model: RequestModel): boolean
-  /** The model is still the store's: deferred work for a removed, cleared or disposed one does nothing. */
-  holds(model: RequestModel): boolean
-  /** Says something to the user (a note). */
-  warn(message: string): void
-  /** Reads a file's bytes synchronously (StoreOptions.readSync); null: bodies are kept. */
-  readSync: ReadSync | null
-}
+import type { ModelState, ProviderReason, RequestCache, RequestRow, RequestState, PageVerdict, StoreEnv } from './types.js'
 
 /** finished or cancelled, as it arrived; applied once what came before it is merged. */
 export interface Closing {
@@ -43,7 +27,7 @@ export interface Closing {
   reason: string | null
 }
 
-export class RequestModel {
+export class RequestModel implements ModelState {
   merger: Merger
   forced: ForcedOptions = {}
   /**
@@ -52,7 +36,7 @@ export class RequestModel {
    */
   readonly reads: { ends: number[]; ts: Array<number | null> } = { ends: [], ts: [] }
   bytes = 0
-  /** What is derived from the body, as the memory budget last counted it (recording.ts enforceBudget). */
+  /** What is derived from the body, as the memory budget last counted it (recorder.ts enforceBudget). */
   held: { frames: number; problems: number } = { frames: 0, problems: 0 }
   truncated = false
   /** The memory budget, not the per-request cap, cut the body. */
@@ -86,6 +70,8 @@ export class RequestModel {
   readonly search: FrameScan
   /** Diagnostics and timing, computed once the body ended. */
   readonly debug: DebugCache
+  /** Every cache above, reset and forgotten as one: a cache added to the model goes here too. */
+  private readonly caches: readonly RequestCache[]
   private rowCache: { rev: number; row: RequestRow } | null = null
   private readonly warn: (err: unknown) => void
 
@@ -99,6 +85,7 @@ export class RequestModel {
     this.frameList = new FrameList(this, env)
     this.search = new FrameScan(this, env)
     this.debug = new DebugCache(this, env)
+    this.caches = [this.replies, this.provenance, this.frameList, this.search, this.debug]
     this.warn = (err) => env.warn(`request ${this.request.id}: ${String(err)}`)
   }
 
@@ -159,11 +146,7 @@ export class RequestModel {
     if (forced.rules) this.forced.rules = forced.rules
     this.merger = this.newMerger()
     this.final = null
-    this.replies.reset()
-    this.provenance.reset()
-    this.frameList.reset()
-    this.search.reset()
-    this.debug.reset()
+    for (const cache of this.caches) cache.reset()
     Object.assign(this.backlog, emptyBacklog())
   }
 
@@ -195,11 +178,7 @@ export class RequestModel {
 
   /** Cancels deferred work (the model is dropped, or restarted). */
   forget(): void {
-    this.replies.forget()
-    this.provenance.forget()
-    this.frameList.forget()
-    this.search.forget()
-    this.debug.forget()
+    for (const cache of this.caches) cache.forget()
   }
 
   /** This request's line in the request list. */
