@@ -2,13 +2,13 @@
 // (one parsed frame), what it emits (neutral deltas, which the accumulator applies without
 // knowing the provider), and the registry the adapters are handed to the core in. Types only.
 
-import type { DiagnosticCode, ProviderId } from './types.js'
+import type { Channel, DiagnosticCode, ProviderId } from './types.js'
 
 // ---------------------------------------------------------------------------
 // Neutral deltas: what a provider adapter emits for one parsed frame.
 // The accumulator applies them without knowing the provider.
 
-export type Channel = 'content' | 'reasoning' | 'refusal'
+export type { Channel }
 
 export type Delta =
   | ChoiceDelta

@@ -2,7 +2,8 @@
 // Everything here is plain data (structured-clone safe), so the panel can receive it
 // over postMessage and a fixture can store it as JSON.
 
-import type { Channel } from './adapters.js'
+/** A choice's text channels: the answer, the reasoning kept apart from it, a refusal. */
+export type Channel = 'content' | 'reasoning' | 'refusal'
 
 /** How the body is cut into frames (docs/architecture.md#framing). */
 /** `websocket`: a turn of a WebSocket connection, its frames the connection's messages (src/core/connection.ts). */

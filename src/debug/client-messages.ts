@@ -5,7 +5,8 @@
 //
 // Untrusted input, as in client-shapes.ts: nothing here throws on a wrong type.
 
-import type { ClientArguments } from './client-shapes.js'
+/** Arguments as the client holds them: text (OpenAI wire) or a parsed value (Anthropic input, Gemini args, Ollama, AI SDK). */
+export type ClientArguments = { text: string } | { value: unknown }
 
 export type ClientPart =
   | { type: 'text' | 'reasoning'; text: string }

@@ -7,7 +7,9 @@
 // not what the shape says is read as empty text or left out. A list of messages is read by
 // client-messages.ts and compared message by message.
 
-import { detectMessageList, MESSAGE_LIST_SHAPES, readMessageList, type ClientMessage, type MessageListShape } from './client-messages.js'
+import { detectMessageList, MESSAGE_LIST_SHAPES, readMessageList, type ClientArguments, type ClientMessage, type MessageListShape } from './client-messages.js'
+
+export type { ClientArguments }
 
 /** The client results compareReply reads, by the object that produces them. */
 export const CLIENT_SHAPES = {
@@ -25,8 +27,6 @@ export const CLIENT_SHAPES = {
 
 export type ClientShape = keyof typeof CLIENT_SHAPES
 
-/** Arguments as the client holds them: text (OpenAI wire) or a parsed value (Anthropic input, Gemini args, Ollama, AI SDK). */
-export type ClientArguments = { text: string } | { value: unknown }
 
 export interface ClientToolCall {
   /** Absent: the client keeps no id for its calls. */
