@@ -75,7 +75,7 @@ describe('the packages', () => {
       expect(names).toContain('manifest.json')
       expect(names).toContain('extension/panel.html')
       expect(names.filter((n) => n.endsWith('.map'))).toEqual([])
-      expect(entries.filter((e) => e.data.includes(PROBE_MARKER) || e.data.includes('sourceMappingURL')).map((e) => e.name)).toEqual([])
+      expect(entries.filter((e) => Buffer.from(e.data).includes(PROBE_MARKER) || Buffer.from(e.data).includes('sourceMappingURL')).map((e) => e.name)).toEqual([])
       const manifest = JSON.parse(Buffer.from(entries.find((e) => e.name === 'manifest.json')!.data).toString('utf8')) as Record<string, unknown>
       expect(manifest['version']).toBe(VERSION)
       expect((manifest['content_security_policy'] as { extension_pages: string }).extension_pages).toContain("connect-src 'self';")
