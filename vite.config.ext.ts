@@ -19,11 +19,17 @@
 // capture re-checks its permission every 500 ms instead of 10 s (the test shortens Firefox's
 // idle timeout to match, so it also proves live capture outlives it).
 //
-// `npm run lint:firefox` (web-ext lint on dist/firefox) reports 0 errors and 1 warning, which
-// stays: UNSAFE_VAR_ASSIGNMENT "Unsafe assignment to innerHTML" in the panel chunk. It is
-// Preact's own diff, which assigns innerHTML for the `dangerouslySetInnerHTML` prop; Deltascope
-// never passes that prop (captured text is rendered as text only, and a test scans the UI
-// sources for innerHTML), so the line never runs, and it is Preact's code, not ours to patch.
+// `npm run lint:firefox` (web-ext lint on dist/firefox) and `npm run package` (web-ext lint on
+// the .xpi's files) report 0 errors and 4 warnings, which stay: UNSAFE_VAR_ASSIGNMENT twice in
+// the panel chunk and twice in the store worker's. "Unsafe assignment to innerHTML" is Preact's
+// own diff, which assigns innerHTML for the `dangerouslySetInnerHTML` prop; Deltascope never
+// passes that prop (captured text is rendered as text only, and a test scans the UI sources for
+// innerHTML), so the line never runs. "Unsafe call to …document().write" is micromark's parser
+// (`parse().document().write(chunks)`, its tokenizer, not the DOM's document.write). Neither is
+// ours to patch.
+//
+// Releases (scripts/package.ts): package.json's version is stamped into every manifest here;
+// source maps are written only with DELTASCOPE_SOURCEMAPS=1 (`npm run package -- --sourcemaps`).
 
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'

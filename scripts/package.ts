@@ -81,6 +81,7 @@ export function checkPackage(entries: readonly ZipEntry[], version: string, sour
   for (const e of entries) {
     if (!sourcemaps && e.name.endsWith('.map')) problems.push(`source map ${e.name}`)
     if (Buffer.from(e.data).includes(PROBE_MARKER)) problems.push(`test probe in ${e.name}`)
+    if (!sourcemaps && e.name.endsWith('.js') && Buffer.from(e.data).includes('//# sourceMappingURL=')) problems.push(`${e.name} points at a source map (built with --sourcemaps: build again without)`)
   }
   return problems
 }

@@ -37,10 +37,14 @@ function newestMtime(path: string): number {
   return newest
 }
 
-/** True when dist/chrome exists and is newer than every source it is built from. */
+/**
+ * True when dist/chrome exists, is newer than every source it is built from, and was built as
+ * shipped (without source maps: `npm run package -- --sourcemaps` leaves a build with them).
+ */
 export function extensionIsFresh(): boolean {
   const manifest = join(CHROME_DIST, 'manifest.json')
   if (!existsSync(manifest)) return false
+  if (existsSync(join(CHROME_DIST, 'assets')) && readdirSync(join(CHROME_DIST, 'assets')).some((f) => f.endsWith('.map'))) return false
   const built = statSync(manifest).mtimeMs
   return SOURCES.every((s) => newestMtime(join(ROOT, s)) <= built)
 }
