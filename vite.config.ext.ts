@@ -19,11 +19,17 @@
 // capture re-checks its permission every 500 ms instead of 10 s (the test shortens Firefox's
 // idle timeout to match, so it also proves live capture outlives it).
 //
-// `npm run lint:firefox` (web-ext lint on dist/firefox) reports 0 errors and 1 warning, which
-// stays: UNSAFE_VAR_ASSIGNMENT "Unsafe assignment to innerHTML" in the panel chunk. It is
-// Preact's own diff, which assigns innerHTML for the `dangerouslySetInnerHTML` prop; Deltascope
-// never passes that prop (captured text is rendered as text only, and a test scans the UI
-// sources for innerHTML), so the line never runs, and it is Preact's code, not ours to patch.
+// `npm run lint:firefox` (web-ext lint on dist/firefox) and `npm run package` (web-ext lint on
+// the .xpi's files) report 0 errors and 4 warnings, which stay: UNSAFE_VAR_ASSIGNMENT twice in
+// the panel chunk and twice in the store worker's. "Unsafe assignment to innerHTML" is Preact's
+// own diff, which assigns innerHTML for the `dangerouslySetInnerHTML` prop; Deltascope never
+// passes that prop (captured text is rendered as text only, and a test scans the UI sources for
+// innerHTML), so the line never runs. "Unsafe call to …document().write" is micromark's parser
+// (`parse().document().write(chunks)`, its tokenizer, not the DOM's document.write). Neither is
+// ours to patch.
+//
+// Releases (scripts/package.ts): package.json's version is stamped into every manifest here;
+// source maps are written only with DELTASCOPE_SOURCEMAPS=1 (`npm run package -- --sourcemaps`).
 
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -32,12 +38,49 @@ import { crx, type ManifestV3Export } from '@crxjs/vite-plugin'
 import preact from '@preact/preset-vite'
 import { build, defineConfig, type InlineConfig, type Plugin } from 'vite'
 import manifest from './manifest.json' with { type: 'json' }
+import pkg from './package.json' with { type: 'json' }
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url))
 const CHROME_OUT = resolve(ROOT, 'dist/chrome')
 const CHROME_LIVE_OUT = resolve(ROOT, 'dist/chrome-live')
 const FIREFOX_OUT = resolve(ROOT, 'dist/firefox')
 export const GECKO_ID = 'deltascope@deltascope.dev'
+
+/**
+ * One version: package.json's, stamped into every built manifest (manifest.json carries none,
+ * so there is no second copy to forget). Chrome and Firefox want 1-4 dot-separated integers.
+ */
+export const VERSION: string = pkg.version
+if (!/^\d+(\.\d+){0,3}$/.test(VERSION)) throw new Error(`package.json's version ${VERSION} is not a manifest version (1-4 integers)`)
+
+/**
+ * The extension pages' Content Security Policy, stricter than MV3's default (which is
+ * `script-src 'self'; object-src 'self'` and leaves images, fetches, frames and styles open):
+ * the panel loads its own scripts, styles and worker only, shows no remote image (a rendered
+ * Markdown reference with a remote image stays blank rather than calling home), and talks to
+ * no server (captured bodies come from the devtools / debugger APIs, not from fetch). Preact's
+ * style props write through the CSSOM (element.style), which style-src does not govern.
+ * `probeOrigin`: the Firefox test build's loopback server (src/capture/test-probe.ts), which
+ * its panel must reach; shipped builds have none.
+ */
+export function extensionPagesCsp(probeOrigin = ''): string {
+  const connect = probeOrigin === '' ? "'self'" : `'self' ${probeOrigin}`
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "object-src 'none'",
+    "img-src 'self' data:",
+    `connect-src ${connect}`,
+    "style-src 'self'",
+    "frame-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ')
+}
+
+function stamped(probeOrigin = ''): Record<string, unknown> {
+  return { ...manifest, version: VERSION, content_security_policy: { extension_pages: extensionPagesCsp(probeOrigin) } }
+}
 
 /**
  * The Firefox manifest: `background.scripts` (Firefox MV3 has no service worker), a gecko id,
@@ -47,8 +90,8 @@ export const GECKO_ID = 'deltascope@deltascope.dev'
  * `data_collection_permissions` is required of new Firefox add-ons (Deltascope collects
  * nothing); it needs Firefox 140 and Firefox for Android 142, or lint warns.
  */
-export function firefoxManifest(): Record<string, unknown> {
-  const { minimum_chrome_version: _chrome, background: _background, ...common } = manifest
+export function firefoxManifest(probeOrigin = ''): Record<string, unknown> {
+  const { minimum_chrome_version: _chrome, background: _background, ...common } = stamped(probeOrigin)
   return {
     ...common,
     background: { scripts: ['src/capture/background-firefox.ts'], type: 'module' },
@@ -63,7 +106,7 @@ export function firefoxManifest(): Record<string, unknown> {
 
 /** The permissions of Chrome's baseline package: none (manifest.json declares none). */
 export function chromeManifest(): Record<string, unknown> {
-  return { ...manifest }
+  return stamped()
 }
 
 /**
@@ -124,7 +167,8 @@ function common(outDir: string, probeUrl: string): InlineConfig {
     build: {
       outDir,
       emptyOutDir: true,
-      sourcemap: false,
+      // source maps only when asked (`npm run package -- --sourcemaps`): store packages ship none
+      sourcemap: process.env['DELTASCOPE_SOURCEMAPS'] === '1',
       rollupOptions: {
         // The panel page is only named in JS (devtools.panels.create): list it, or it is left out.
         input: { panel: resolve(ROOT, 'extension/panel.html') },
@@ -138,7 +182,7 @@ function firefoxConfig(outDir: string, probeUrl: string): InlineConfig {
   return {
     ...base,
     configFile: false,
-    plugins: [preact(), crx({ manifest: firefoxManifest() as unknown as ManifestV3Export, browser: 'firefox' })],
+    plugins: [preact(), crx({ manifest: firefoxManifest(probeUrl === '' ? '' : new URL(probeUrl).origin) as unknown as ManifestV3Export, browser: 'firefox' })],
   }
 }
 

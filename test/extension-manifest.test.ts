@@ -20,7 +20,20 @@ const grants = (m: Record<string, unknown>) => ({
   content_scripts: m['content_scripts'] ?? null,
 })
 
+const VERSION = (JSON.parse(readFileSync(join(CHROME_DIST, '../../package.json'), 'utf8')) as { version: string }).version
+
+/** The extension pages' CSP (vite.config.ext.ts): stricter than MV3's default, which leaves images, fetches and frames open. */
+const CSP = "default-src 'self'; script-src 'self'; object-src 'none'; img-src 'self' data:; connect-src 'self'; style-src 'self'; frame-src 'none'; base-uri 'none'; form-action 'none'"
+
 describe('the built extension packages', () => {
+  it('every package carries package.json\'s version and the strict extension-pages CSP', () => {
+    for (const dir of ['chrome', 'chrome-live', 'firefox']) {
+      const m = built(dir)
+      expect(m['version'], dir).toBe(VERSION)
+      expect(m['content_security_policy'], dir).toEqual({ extension_pages: CSP })
+    }
+  })
+
   it('dist/chrome asks for nothing: no permission, no host, no content script (no install warning)', () => {
     const m = built('chrome')
     expect(m['name']).toBe('Deltascope')

@@ -26,7 +26,7 @@ export const CHROME_DIST = join(ROOT, 'dist/chrome')
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
 export const PANEL_TITLE = 'Deltascope'
 
-const SOURCES = ['manifest.json', 'vite.config.ext.ts', 'src', 'panel', 'extension']
+const SOURCES = ['manifest.json', 'package.json', 'vite.config.ext.ts', 'src', 'panel', 'extension']
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0
@@ -37,38 +37,121 @@ function newestMtime(path: string): number {
   return newest
 }
 
-/** True when dist/chrome exists and is newer than every source it is built from. */
+/**
+ * True when dist/chrome exists, is newer than every source it is built from, and was built as
+ * shipped (without source maps: `npm run package -- --sourcemaps` leaves a build with them).
+ */
 export function extensionIsFresh(): boolean {
   const manifest = join(CHROME_DIST, 'manifest.json')
   if (!existsSync(manifest)) return false
+  if (existsSync(join(CHROME_DIST, 'assets')) && readdirSync(join(CHROME_DIST, 'assets')).some((f) => f.endsWith('.map'))) return false
   const built = statSync(manifest).mtimeMs
   return SOURCES.every((s) => newestMtime(join(ROOT, s)) <= built)
 }
 
-/** Builds dist/chrome with `vite build --config vite.config.ext.ts` unless it is fresh. */
-export function ensureExtensionBuilt(options: { force?: boolean } = {}): string {
-  if (options.force || process.env['DELTASCOPE_REBUILD'] === '1' || !extensionIsFresh()) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.ext.ts', '--logLevel', 'warn'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    })
+// ---- builds on demand ------------------------------------------------------------------------------
+// The page and the extension are built by the first test that needs them (ensure…Built), not
+// before every run: a unit run starts without a build. Test files run two at a time, in two
+// processes, and two vite builds of this project must not run at once (both would write the
+// same folders, and Vite refuses a second build of one config): a build holds a lock, a folder
+// made with mkdir (atomic) under dist/, and the other process waits for it, then finds the
+// build fresh. A lock whose process is gone is taken over.
+// DELTASCOPE_REBUILD=1 rebuilds once: in a vitest run the global setup (builds.ts) marks the
+// builds stale; elsewhere the first call of each process rebuilds.
+
+const BUILD_LOCK = join(ROOT, 'dist', '.build-lock')
+const LOCK_WAIT_MS = 10 * 60_000
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+}
+
+function lockOwnerGone(): boolean {
+  let pid: number
+  try {
+    pid = Number(readFileSync(join(BUILD_LOCK, 'pid'), 'utf8'))
+  } catch {
+    // made, its pid not written yet (or just removed): gone only if it stays so
+    try {
+      return Date.now() - statSync(BUILD_LOCK).mtimeMs > 30_000
+    } catch {
+      return false
+    }
   }
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH'
+  }
+}
+
+/** Runs `build` unless `fresh()` holds, one build at a time across the test processes. */
+export function buildLocked(fresh: () => boolean, build: () => void): boolean {
+  if (fresh()) return false
+  mkdirSync(join(ROOT, 'dist'), { recursive: true })
+  const deadline = Date.now() + LOCK_WAIT_MS
+  for (;;) {
+    try {
+      mkdirSync(BUILD_LOCK)
+      break
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+      if (lockOwnerGone()) rmSync(BUILD_LOCK, { recursive: true, force: true })
+      else if (Date.now() > deadline) throw new Error(`another build held ${BUILD_LOCK} for ${LOCK_WAIT_MS / 60_000} minutes`)
+      else sleepSync(200)
+    }
+  }
+  try {
+    writeFileSync(join(BUILD_LOCK, 'pid'), String(process.pid))
+    if (fresh()) return false // built by the process we waited for
+    build()
+    return true
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true })
+  }
+}
+
+const rebuiltHere = new Set<string>()
+/** DELTASCOPE_REBUILD=1 outside vitest: the first call of this process for `what` rebuilds. */
+function forcedOnce(what: string): boolean {
+  if (process.env['DELTASCOPE_REBUILD'] !== '1' || process.env['VITEST'] || rebuiltHere.has(what)) return false
+  rebuiltHere.add(what)
+  return true
+}
+
+function viteBuild(config: string, quiet = false): void {
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', config, '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'],
+  })
+}
+
+/** Builds dist/chrome, dist/chrome-live and dist/firefox (vite.config.ext.ts) unless fresh; returns dist/chrome. */
+export function ensureExtensionBuilt(options: { force?: boolean } = {}): string {
+  const force = options.force === true || forcedOnce('extension')
+  buildLocked(() => !force && extensionIsFresh(), () => viteBuild('vite.config.ext.ts'))
   return CHROME_DIST
 }
 
 export const PAGE_DIST = join(ROOT, 'dist/page')
 const PAGE_SOURCES = ['panel', 'src', 'samples', 'vite.config.page.ts']
 
+function pageIsFresh(): boolean {
+  const index = join(PAGE_DIST, 'index.html')
+  return existsSync(index) && PAGE_SOURCES.every((s) => newestMtime(join(ROOT, s)) <= statSync(index).mtimeMs)
+}
+
 /** Builds dist/page (the standalone page) unless it is newer than its sources; true when it built. */
 export function ensurePageBuilt(options: { quiet?: boolean } = {}): boolean {
-  const index = join(PAGE_DIST, 'index.html')
-  const fresh = existsSync(index) && PAGE_SOURCES.every((s) => newestMtime(join(ROOT, s)) <= statSync(index).mtimeMs)
-  if (fresh && process.env['DELTASCOPE_REBUILD'] !== '1') return false
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.page.ts', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: ['ignore', options.quiet ? 'ignore' : 'inherit', 'inherit'],
-  })
-  return true
+  const force = forcedOnce('page')
+  return buildLocked(() => !force && pageIsFresh(), () => viteBuild('vite.config.page.ts', options.quiet))
+}
+
+/** What DELTASCOPE_REBUILD=1 does to a vitest run (builds.ts): the builds made stale, so the first test needing one rebuilds it. */
+export function markBuildsStale(): void {
+  rmSync(join(CHROME_DIST, 'manifest.json'), { force: true })
+  rmSync(join(PAGE_DIST, 'index.html'), { force: true })
 }
 
 export interface ServedRequest { method: string; url: string; body: string }

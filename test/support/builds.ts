@@ -1,12 +1,12 @@
-// Vitest global setup: the standalone page (dist/page) and the extension (dist/chrome,
-// dist/firefox) built once, one after the other, before any test file runs. Test files run two
-// at a time, and several of them need these builds: built from inside them, two vite builds of
-// this project would run at once (Vite refuses that, and both would write the same folders).
-// Each test still calls ensure…Built(), which finds the build fresh and returns at once.
+// Vitest global setup. The standalone page (dist/page) and the extension (dist/chrome,
+// dist/chrome-live, dist/firefox) are no longer built here, before every run: the suites that
+// need them call ensurePageBuilt() / ensureExtensionBuilt() (test/support/browser.ts), which
+// build on first use, one build at a time across the test processes, so a unit run starts
+// without a build. Here only DELTASCOPE_REBUILD=1 is honoured: the builds are marked stale
+// once, and the first suite that needs each rebuilds it.
 
-import { ensureExtensionBuilt, ensurePageBuilt } from './browser.js'
+import { markBuildsStale } from './browser.js'
 
 export default function setup(): void {
-  ensurePageBuilt({ quiet: true })
-  ensureExtensionBuilt()
+  if (process.env['DELTASCOPE_REBUILD'] === '1') markBuildsStale()
 }

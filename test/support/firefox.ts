@@ -198,6 +198,8 @@ export interface FirefoxWithExtension {
   setHostPermission(granted: boolean): Promise<void>
   /** PNG of the whole browser window, the toolbox with the panel included (the chrome scope's context). */
   screenshot(path: string): Promise<void>
+  /** Evaluates in the browser window's chrome scope (privileged); the value comes back as a string. */
+  chromeEval(expression: string): Promise<string>
   close(): Promise<void>
 }
 
@@ -313,6 +315,7 @@ export async function launchFirefox(options: { extensionDir: string; prefs?: Rec
         if (!url.startsWith('data:image/png;base64,')) throw new Error(`no screenshot: ${url.slice(0, 80)}`)
         writeFileSync(path, Buffer.from(url.slice('data:image/png;base64,'.length), 'base64'))
       },
+      chromeEval: (expression) => chromeEval(expression),
       close: closeAll,
     }
   } catch (e) {
