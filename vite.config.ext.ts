@@ -15,7 +15,7 @@
 //
 // DELTASCOPE_BROWSER=firefox builds the Firefox bundle alone. With DELTASCOPE_PROBE_URL (and
 // DELTASCOPE_FIREFOX_OUT, then required) it is the Firefox test's own build, whose panel
-// reports what it shows to that loopback server (src/capture/test-probe.ts), and whose live
+// reports what it shows to that loopback server (src/shells/extension/test-probe.ts), and whose live
 // capture re-checks its permission every 500 ms instead of 10 s (the test shortens Firefox's
 // idle timeout to match, so it also proves live capture outlives it).
 //
@@ -60,7 +60,7 @@ if (!/^\d+(\.\d+){0,3}$/.test(VERSION)) throw new Error(`package.json's version 
  * Markdown reference with a remote image stays blank rather than calling home), and talks to
  * no server (captured bodies come from the devtools / debugger APIs, not from fetch). Preact's
  * style props write through the CSSOM (element.style), which style-src does not govern.
- * `probeOrigin`: the Firefox test build's loopback server (src/capture/test-probe.ts), which
+ * `probeOrigin`: the Firefox test build's loopback server (src/shells/extension/test-probe.ts), which
  * its panel must reach; shipped builds have none.
  */
 export function extensionPagesCsp(probeOrigin = ''): string {
@@ -94,7 +94,7 @@ export function firefoxManifest(probeOrigin = ''): Record<string, unknown> {
   const { minimum_chrome_version: _chrome, background: _background, ...common } = stamped(probeOrigin)
   return {
     ...common,
-    background: { scripts: ['src/capture/background-firefox.ts'], type: 'module' },
+    background: { scripts: ['src/shells/firefox/background.ts'], type: 'module' },
     permissions: ['webRequest', 'webRequestBlocking', 'webRequestFilterResponse'],
     host_permissions: ['<all_urls>'],
     browser_specific_settings: {
@@ -171,7 +171,7 @@ function common(outDir: string, probeUrl: string): InlineConfig {
       sourcemap: process.env['DELTASCOPE_SOURCEMAPS'] === '1',
       rollupOptions: {
         // The panel page is only named in JS (devtools.panels.create): list it, or it is left out.
-        input: { panel: resolve(ROOT, 'extension/panel.html') },
+        input: { panel: resolve(ROOT, 'src/shells/extension/panel.html') },
       },
     },
   }

@@ -31,7 +31,7 @@ function classicScripts(): Plugin {
 }
 
 export default defineConfig({
-  root: resolve(ROOT, 'panel/inline'),
+  root: resolve(ROOT, 'src/shells/page'),
   base: './',
   plugins: [preact({ prefreshEnabled: false }), classicScripts()],
   // the plain decoder of `&name;` references, not the browser one that assigns innerHTML (see
@@ -47,7 +47,7 @@ export default defineConfig({
     assetsInlineLimit: 0,
     cssCodeSplit: false,
     rollupOptions: {
-      input: resolve(ROOT, 'panel/inline/index.html'),
+      input: resolve(ROOT, 'src/shells/page/index.html'),
       output: { format: 'iife' },
     },
   },

@@ -2,7 +2,7 @@
 // dist/chrome package, DevTools open on a page of a local server): the page fetches one large
 // OpenAI stream; when it finishes, DevTools hands its body to the hub (the devtools page:
 // onRequestFinished, getContent), which sends it to the panel's store in its worker. Chrome
-// hands over no body much past 10 MB this way (src/capture/hub.ts withheldReason), so the
+// hands over no body much past 10 MB this way (src/shells/extension/hub.ts withheldReason), so the
 // stream is 9.5 MB: section a's 27 MB arrive in the extension only through live capture.
 // Measured in the panel (Date.now(), the same clock as the page's): from the page's fetch
 // finished to the request listed, to its first frame rows once selected (the click is part of

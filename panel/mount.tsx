@@ -1,5 +1,5 @@
 // Mounts the panel UI on a shell: the DevTools shell (src/capture) or the standalone page's
-// inline shell (panel/inline). Same components, a different source of data.
+// inline shell (src/shells/page). Same components, a different source of data.
 //
 // Stable test hooks (end-to-end tests read them through CDP; keep them):
 //   request-row      one per listed request; aria-selected, data-id, data-state (live|finished|cancelled),

@@ -1,5 +1,5 @@
 // The contract between the panel UI and whatever feeds it: the DevTools capture layer
-// (src/capture) or the standalone page (panel/inline). Plain data and plain functions only,
+// (src/capture) or the standalone page (src/shells/page). Plain data and plain functions only,
 // so it crosses postMessage and the same UI mounts in both shells.
 
 // The captured data itself (requests, body chunks, events) is defined beside the exchange

@@ -5,7 +5,7 @@
 //   deltascope-firefox-<v>.xpi       dist/firefox through `web-ext build`, then `web-ext lint` on the .xpi's files
 //   deltascope-<v>.tgz               `npm pack` (the library and the CLI)
 //
-// Store-ready: the extension is built as shipped (no test probe: src/capture/test-probe.ts is
+// Store-ready: the extension is built as shipped (no test probe: src/shells/extension/test-probe.ts is
 // only in test builds), and the packages hold no source map unless `--sourcemaps` is passed
 // (then the build writes them and they are packed). Each package is read back and checked:
 // its manifest has package.json's version, it has no probe and no .map unless asked.
@@ -25,7 +25,7 @@ import { readZip, writeZip, type ZipEntry } from './zip.js'
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
 const BIN = join(ROOT, 'node_modules/.bin')
 
-/** What only a test build has: the probe's endpoint (src/capture/test-probe.ts). */
+/** What only a test build has: the probe's endpoint (src/shells/extension/test-probe.ts). */
 export const PROBE_MARKER = '/probe/next'
 
 export interface PackageOptions {

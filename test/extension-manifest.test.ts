@@ -50,7 +50,7 @@ describe('the built extension packages', () => {
     const { name: _n2, description: _d2, ...sameBase } = base
     expect(sameLive).toEqual(sameBase)
     // the same code: the service worker and the devtools page are the baseline's files
-    for (const file of ['service-worker-loader.js', 'extension/devtools.html', 'extension/panel.html']) {
+    for (const file of ['service-worker-loader.js', 'src/shells/extension/devtools.html', 'src/shells/extension/panel.html']) {
       expect(readFileSync(join(CHROME_DIST, '..', 'chrome-live', file), 'utf8'), file).toBe(readFileSync(join(CHROME_DIST, file), 'utf8'))
     }
   })

@@ -81,7 +81,7 @@ describe('layering', () => {
 
   it('only src/capture touches chrome.* / browser.* or webextension-polyfill', () => {
     const offenders: string[] = []
-    for (const file of [...sources('src'), ...sources('panel')].filter((f) => !f.startsWith('src/capture/'))) {
+    for (const file of [...sources('src'), ...sources('panel')].filter((f) => !f.startsWith('src/shells/extension/'))) {
       if (/\b(chrome|browser)\s*\.\s*[a-z]/.test(code(file))) offenders.push(`${file} uses chrome.* or browser.*`)
       if (imports(file).some((s) => s.includes('webextension-polyfill'))) offenders.push(`${file} imports webextension-polyfill`)
     }
@@ -98,7 +98,7 @@ describe('layering', () => {
 
   it('below src, only the DevTools shells import the panel (to mount it, to implement its shell, to run its store in their worker)', () => {
     // inspected-page.ts and page-answer.ts are the DevTools shell's InspectedPage (its contract is in panel/shell.ts)
-    const shells = new Set(['src/capture/panel-main.ts', 'src/capture/devtools-shell.ts', 'src/capture/inspected-page.ts', 'src/capture/page-answer.ts', 'src/capture/devtools-worker.ts'])
+    const shells = new Set(['src/shells/extension/panel-main.ts', 'src/shells/extension/devtools-shell.ts', 'src/shells/extension/inspected-page.ts', 'src/shells/extension/page-answer.ts', 'src/shells/extension/devtools-worker.ts'])
     const offenders: string[] = []
     for (const file of sources('src').filter((f) => !shells.has(f))) {
       for (const spec of imports(file)) if (/(^|\/)panel\//.test(spec)) offenders.push(`${file} imports ${spec}`)

@@ -19,7 +19,7 @@ const ENTRIES: ZipEntry[] = [
   text('manifest.json', JSON.stringify({ version: '1.2.3' })),
   text('assets/panel.js', 'console.log("x");\n'.repeat(500)), // deflated
   text('empty.txt', ''), // stored
-  { name: 'extension/icons/icon.png', data: Uint8Array.from({ length: 300 }, (_, i) => (i * 7919) % 256) },
+  { name: 'src/shells/extension/icons/icon.png', data: Uint8Array.from({ length: 300 }, (_, i) => (i * 7919) % 256) },
   text('dossier/café ☕.txt', 'accented'), // UTF-8 name
 ]
 
@@ -98,8 +98,8 @@ describe('the package step', () => {
     expect(checkPackage([manifest({ version: VERSION })], VERSION, false)).toEqual(['no content_security_policy.extension_pages'])
   })
 
-  it('the probe marker is the probe\'s endpoint (src/capture/test-probe.ts)', () => {
-    expect(readFileSync(join(ROOT, 'src/capture/test-probe.ts'), 'utf8')).toContain(`\${base}${PROBE_MARKER}`)
+  it('the probe marker is the probe\'s endpoint (src/shells/extension/test-probe.ts)', () => {
+    expect(readFileSync(join(ROOT, 'src/shells/extension/test-probe.ts'), 'utf8')).toContain(`\${base}${PROBE_MARKER}`)
   })
 
   it('options: --out, --sourcemaps, --no-build, --no-npm', () => {

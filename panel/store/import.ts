@@ -1,10 +1,10 @@
 // Files imported into the store where it runs (a HAR, a fixture, a raw stream file; the page's
 // file input and drop, files dropped on the DevTools panel): read, named and fed here
-// (panel/inline/sources.ts and feed.ts), so in a worker the UI thread never reads, decodes or
+// (src/shells/page/sources.ts and feed.ts), so in a worker the UI thread never reads, decodes or
 // parses them. A 30 MB HAR is one JSON.parse of 30 MB: it must not hold the page.
 
-import { feedStreams, type Progress } from '../inline/feed.js'
-import { readFile, type FeedStream, type FileLike } from '../inline/sources.js'
+import { feedStreams, type Progress } from '../../src/shells/page/feed.js'
+import { readFile, type FeedStream, type FileLike } from '../../src/shells/page/sources.js'
 import type { PanelEvent } from './types.js'
 import type { HeldSource } from './types.js'
 

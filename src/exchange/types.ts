@@ -29,7 +29,7 @@ export interface CapturedRequest {
   /**
    * Why the capture has no body although the response may have had one, in words (the
    * DevTools network API handed none over: a no-store response, a body larger than Chrome
-   * keeps; or the body went to a panel opened earlier, src/capture/replay-buffer.ts).
+   * keeps; or the body went to a panel opened earlier, src/shells/extension/replay-buffer.ts).
    */
   bodyWithheld?: string
   /**

@@ -21,7 +21,7 @@
 // Env: CHROMIUM_PATH (default /usr/bin/chromium), HEADFUL=1, DELTASCOPE_REBUILD=1,
 // DELTASCOPE_SCREENSHOTS (where panel.png goes: test/support/screenshots.ts; `npm run screenshots`).
 
-import { webSocketsUnseen } from '../../src/capture/hub-websocket.js'
+import { webSocketsUnseen } from '../../src/shells/extension/hub-websocket.js'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoServer, type DemoServer } from '../../demo/server.js'
-import { webSocketsUnseen } from '../../src/capture/hub-websocket.js'
+import { webSocketsUnseen } from '../../src/shells/extension/hub-websocket.js'
 import { FIREFOX, buildFirefoxForTest, launchFirefox, removeBuild, startProbeServer, type FirefoxWithExtension, type Probe } from '../support/firefox.js'
 
 const PANEL = '[data-testid]'

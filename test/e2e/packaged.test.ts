@@ -1,7 +1,7 @@
 // The release packages install and work: `npm run package`'s step (scripts/package.ts, into a
 // temporary folder, so the run leaves the repository as it was) from the built dist/, then
 // - the store-ready zips and the .xpi: package.json's version, the strict extension-pages CSP,
-//   no source map, no test probe (src/capture/test-probe.ts is in test builds only);
+//   no source map, no test probe (src/shells/extension/test-probe.ts is in test builds only);
 // - Chromium: deltascope-chrome-<v>.zip unzipped and loaded, DevTools open, the panel lists a
 //   stream the page fetched, with no CSP violation of its own; the CSP refuses the panel a
 //   fetch and an image from another origin (the violations reported, the server never asked);
@@ -73,7 +73,7 @@ describe('the packages', () => {
     for (const entries of contents) {
       const names = entries.map((e) => e.name)
       expect(names).toContain('manifest.json')
-      expect(names).toContain('extension/panel.html')
+      expect(names).toContain('src/shells/extension/panel.html')
       expect(names.filter((n) => n.endsWith('.map'))).toEqual([])
       expect(entries.filter((e) => Buffer.from(e.data).includes(PROBE_MARKER) || Buffer.from(e.data).includes('sourceMappingURL')).map((e) => e.name)).toEqual([])
       const manifest = JSON.parse(Buffer.from(entries.find((e) => e.name === 'manifest.json')!.data).toString('utf8')) as Record<string, unknown>
@@ -151,7 +151,7 @@ const panelTexts = (ff: FirefoxWithExtension, selector: string): Promise<string>
   const toolbox = gDevTools.getToolboxForTab(gBrowser.selectedTab)
   const browser = [...toolbox.doc.querySelectorAll('iframe')]
     .map((f) => f.contentDocument?.querySelector('browser'))
-    .find((b) => b?.currentURI?.spec.endsWith('/extension/panel.html'))
+    .find((b) => b?.currentURI?.spec.endsWith('/src/shells/extension/panel.html'))
   if (!browser) return JSON.stringify({ error: 'no panel' })
   const mm = browser.messageManager
   return await new Promise((resolve) => {

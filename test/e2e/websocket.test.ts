@@ -14,7 +14,7 @@ import { parseWsFixture } from '../../src/exchange/index.js'
 import type { Reply } from '../../src/index.js'
 import { CHROME_DIST, ROOT, ensureExtensionBuilt, launchWithExtension, type ExtensionBrowser, type PanelHandle } from '../support/browser.js'
 import { acceptWebSocket } from '../../demo/ws-server.js'
-import { webSocketsUnseen } from '../../src/capture/hub-websocket.js'
+import { webSocketsUnseen } from '../../src/shells/extension/hub-websocket.js'
 
 const fixture = (name: string) => parseWsFixture(readFileSync(join(ROOT, 'test/ws-fixtures', name), 'utf8'))
 const realtime = fixture('openai-realtime/transcript-then-function-call.json')
@@ -192,7 +192,7 @@ describe('WebSockets without Live (Chromium, dist/chrome: devtools.network only)
     const url = base.replace('http', 'ws') + '/v1/realtime'
     expect(await b.page.evaluate('window.start()')).toBe(1000) // the page's socket ran and closed cleanly
     await b.page.evaluate(`fetch('/chat.html').then((r) => r.text())`)
-    const hub = await b.attach((await b.targets()).find((t) => t.url.endsWith(`${b.extensionId}/extension/devtools.html`))!.targetId)
+    const hub = await b.attach((await b.targets()).find((t) => t.url.endsWith(`${b.extensionId}/src/shells/extension/devtools.html`))!.targetId)
     await hub.waitFor(`new Promise((r) => chrome.devtools.network.getHAR((h) => r(h.entries.some((e) => e.request.url.endsWith('/chat.html')))))`, { message: 'the fetch in DevTools\' HAR' })
     const har = await hub.evaluate<Array<[string, string]>>(`new Promise((r) => chrome.devtools.network.getHAR((h) => r(h.entries.map((e) => [e.request.url, e._resourceType]))))`)
     expect(har.filter(([u]) => u.startsWith('ws'))).toEqual([])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LiveLedger, MATCH_WINDOW_MS } from '../../src/capture/dedupe.js'
+import { LiveLedger, MATCH_WINDOW_MS } from '../../src/shells/extension/dedupe.js'
 
 const URL_A = 'http://127.0.0.1:1/v1/chat/completions?fixture=a'
 const live = (id: string, startedAt: number, url = URL_A, requestId = id) => ({ id, requestId, method: 'POST', url, startedAt })

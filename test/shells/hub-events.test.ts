@@ -1,10 +1,10 @@
-// The store's side of the hub's event channel (src/capture/hub-events.ts), over a real
+// The store's side of the hub's event channel (src/shells/extension/hub-events.ts), over a real
 // BroadcastChannel: the store says hello until the hub replays what it kept, then takes the
 // events that follow; each event arrives once, in the hub's order.
 
 import { afterEach, describe, expect, it } from 'vitest'
-import { connectHubEvents } from '../../src/capture/hub-events.js'
-import { hubChannelName, type HubToStore, type StoreToHub } from '../../src/capture/messages.js'
+import { connectHubEvents } from '../../src/shells/extension/hub-events.js'
+import { hubChannelName, type HubToStore, type StoreToHub } from '../../src/shells/extension/messages.js'
 import type { CaptureEvent } from '../../src/exchange/types.js'
 
 const TAB = 4242

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { HeadSniffer, SNIFF_LIMIT, liveDecision } from '../../src/capture/live-decide.js'
+import { HeadSniffer, SNIFF_LIMIT, liveDecision } from '../../src/shells/extension/live-decide.js'
 import { envelope } from '../support/connect.js'
 import { bedrockEvent } from '../support/eventstream.js'
 

@@ -1,9 +1,9 @@
 // The live outbox: what live capture hands the hub, batched off the page's path, shed when the
-// hub falls behind (src/capture/live-outbox.ts).
+// hub falls behind (src/shells/extension/live-outbox.ts).
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { FLUSH_MS, LiveOutbox, MAX_UNACKED_BYTES } from '../../src/capture/live-outbox.js'
-import type { LiveCaptureMessage, LiveChannelMessage, LiveRequestInfo } from '../../src/capture/messages.js'
+import { FLUSH_MS, LiveOutbox, MAX_UNACKED_BYTES } from '../../src/shells/extension/live-outbox.js'
+import type { LiveCaptureMessage, LiveChannelMessage, LiveRequestInfo } from '../../src/shells/extension/messages.js'
 
 /** A channel that records what is posted and lets the test answer as the hub does. */
 function fakeChannel() {

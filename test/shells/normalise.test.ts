@@ -11,7 +11,7 @@ import {
   withoutZeroTail,
   ZERO_TAIL_MIN,
   type BodyData,
-} from '../../src/capture/normalise.js'
+} from '../../src/shells/extension/normalise.js'
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s)
 const decodeUtf8 = (b: Uint8Array): string => new TextDecoder('utf-8', { fatal: true }).decode(b)

@@ -5,8 +5,8 @@
 
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { readElement } from '../../src/capture/page-answer.js'
-import { PAGE_SCRIPT, PAGE_TEXT_LIMIT, pageCall } from '../../src/capture/page-script.js'
+import { readElement } from '../../src/shells/extension/page-answer.js'
+import { PAGE_SCRIPT, PAGE_TEXT_LIMIT, pageCall } from '../../src/shells/extension/page-script.js'
 
 describe('pageCall', () => {
   it('is the fixed script applied to JSON-encoded arguments', () => {

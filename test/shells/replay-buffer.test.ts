@@ -1,9 +1,9 @@
-// What the hub keeps for the panel's store (src/capture/replay-buffer.ts): every event until a
+// What the hub keeps for the panel's store (src/shells/extension/replay-buffer.ts): every event until a
 // store takes them, bounded; after that, no body bytes (the store's merger holds them), and a
 // store that connects later hears of each request with the reason its body is not there.
 
 import { describe, expect, it } from 'vitest'
-import { HANDED_OVER, ReplayBuffer } from '../../src/capture/replay-buffer.js'
+import { HANDED_OVER, ReplayBuffer } from '../../src/shells/extension/replay-buffer.js'
 import type { CaptureEvent, CapturedRequest } from '../../src/exchange/types.js'
 import { createPanelStore } from '../../panel/store/index.js'
 

@@ -344,7 +344,7 @@ export async function launchWithExtension(options: {
     let panelTarget: TargetInfo | undefined
     while (!panelTarget) {
       await devtools.evaluate(`(() => { try { DevToolsAPI.showPanel(${JSON.stringify(panelKey)}) } catch (e) {} })()`).catch(() => undefined)
-      panelTarget = (await targets()).find((t) => t.type === 'iframe' && t.url.startsWith(`chrome-extension://${extensionId}/extension/panel.html`))
+      panelTarget = (await targets()).find((t) => t.type === 'iframe' && t.url.startsWith(`chrome-extension://${extensionId}/src/shells/extension/panel.html`))
       if (!panelTarget) {
         if (Date.now() > deadline) throw new Error(`the ${PANEL_TITLE} panel did not appear`)
         await sleep(250)

@@ -6,7 +6,7 @@
 // - BiDi cannot script extension pages (Mozilla bug 1755014): the panel is not a browsing
 //   context it lists. So the extension is built for the test (vite.config.ext.ts with
 //   DELTASCOPE_PROBE_URL, into a temporary folder; shipped builds leave the probe out) and its
-//   panel reports to a loopback server the test runs (src/capture/test-probe.ts): the test asks
+//   panel reports to a loopback server the test runs (src/shells/extension/test-probe.ts): the test asks
 //   `read(selector)` (the matching elements' text, title, dataset, checked / disabled) or
 //   `click(selector, title)`, the panel answers over fetch. This is the real panel, in the real
 //   toolbox, fed by the real capture; only the way its DOM reaches the test is added.
@@ -45,7 +45,7 @@ import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
-import type { ProbeNode } from '../../src/capture/test-probe.js'
+import type { ProbeNode } from '../../src/shells/extension/test-probe.js'
 import { ROOT, sleep } from './browser.js'
 
 export type { ProbeNode }

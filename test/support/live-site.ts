@@ -77,7 +77,7 @@ self.addEventListener('message', (e) => e.waitUntil(fetch(e.data).then((r) => r.
 }
 
 export async function startLiveSite(): Promise<LiveSite> {
-  const png = readFileSync(join(ROOT, 'extension/icons/icon-128.png'))
+  const png = readFileSync(join(ROOT, 'src/shells/extension/icons/icon-128.png'))
   const requests: string[] = []
   const server: Server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x')

@@ -4,8 +4,8 @@
 // (hub-websocket.ts). CDP's times are monotonic seconds: the handshake's wallTime dates them.
 // A binary message's payloadData is base64 (opcode 2), a text message's its text.
 
-import type { Header } from '../exchange/types.js'
-import type { LiveOutbox } from './live-outbox.js'
+import type { Header } from '../../exchange/types.js'
+import type { LiveOutbox } from '../extension/live-outbox.js'
 
 interface Socket {
   id: string

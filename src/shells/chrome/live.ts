@@ -18,12 +18,12 @@
 // (live-decide.ts); if they are not a stream they are dropped and never announced.
 
 import browser from 'webextension-polyfill'
-import type { Header } from '../exchange/types.js'
-import { liveChannelName, type HubToWorker, type LiveRequestInfo, type WorkerToHub } from './messages.js'
-import { base64Decode } from '../exchange/bytes.js'
-import { LiveOutbox } from './live-outbox.js'
-import { headerValue } from '../exchange/shared.js'
-import { HeadSniffer, liveDecision } from './live-decide.js'
+import type { Header } from '../../exchange/types.js'
+import { liveChannelName, type HubToWorker, type LiveRequestInfo, type WorkerToHub } from '../extension/messages.js'
+import { base64Decode } from '../../exchange/bytes.js'
+import { LiveOutbox } from '../extension/live-outbox.js'
+import { headerValue } from '../../exchange/shared.js'
+import { HeadSniffer, liveDecision } from '../extension/live-decide.js'
 import { onWebSocketEvent } from './live-websocket.js'
 
 const PROTOCOL_VERSION = '1.3'

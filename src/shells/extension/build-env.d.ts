@@ -8,6 +8,6 @@ declare const __DELTASCOPE_PROBE__: string
 
 /**
  * How often Firefox's live capture re-checks its host permission, which also keeps the event
- * page awake (src/capture/live-firefox.ts): 10 s, shorter in the Firefox test's build.
+ * page awake (src/shells/firefox/live.ts): 10 s, shorter in the Firefox test's build.
  */
 declare const __DELTASCOPE_LIVE_WATCH_MS__: number

@@ -7,9 +7,9 @@ import { controlChannelName, sender } from './messages.js'
 
 export const PANEL_TITLE = 'Deltascope'
 /** Root-absolute: DevTools resolves a relative path against its own URL. */
-export const PANEL_PAGE = '/extension/panel.html'
+export const PANEL_PAGE = '/src/shells/extension/panel.html'
 /** Also a manifest icon, so the build copies it to the same path. */
-export const PANEL_ICON = '/extension/icons/icon-32.png'
+export const PANEL_ICON = '/src/shells/extension/icons/icon-32.png'
 
 startHub()
 void browser.devtools.panels.create(PANEL_TITLE, PANEL_ICON, PANEL_PAGE).then((panel) => {

@@ -5,7 +5,7 @@
 // the theme follows DevTools.
 
 import browser from 'webextension-polyfill'
-import type { PanelShell, SearchAction } from '../../panel/shell.js'
+import type { PanelShell, SearchAction } from '../../../panel/shell.js'
 import { connectHubEvents, type HubEventsSource } from './hub-events.js'
 import { createInspectedPage } from './inspected-page.js'
 import { controlChannelName, sender, type HubToPanel } from './messages.js'

@@ -4,8 +4,8 @@
 // thread. Started from the extension's own file (an extension page's CSP admits no blob:
 // worker); the panel page sends the tab with `connect` (the shell's `workerEvents`).
 
-import { createStoreHost } from '../../panel/remote/host.js'
-import type { FromStore, Port, ToStore } from '../../panel/remote/protocol.js'
+import { createStoreHost } from '../../../panel/remote/host.js'
+import type { FromStore, Port, ToStore } from '../../../panel/remote/protocol.js'
 import { connectHubEvents, type HubEventsSource } from './hub-events.js'
 
 createStoreHost(globalThis as unknown as Port<ToStore, FromStore>, {}, (source, onEvent) => connectHubEvents(source as HubEventsSource, onEvent))

@@ -8,7 +8,7 @@
 // events that follow carry the next numbers. Events before the replay are in it, and any
 // number seen already is dropped, so a replay and live events never overlap or repeat.
 
-import type { CaptureEvent } from '../exchange/types.js'
+import type { CaptureEvent } from '../../exchange/types.js'
 import { hubChannelName, sender, type HubToStore } from './messages.js'
 
 const HELLO_RETRY_MS = 500

@@ -3,9 +3,9 @@
 // DevTools hands over when the socket has closed (Chrome's HAR entry keeps its messages as
 // `_webSocketMessages`). A socket followed live is not listed again from its finished entry.
 
-import { TurnStreams } from '../exchange/ws-turns.js'
-import { wsCaptureFromHarEntry } from '../exchange/websocket.js'
-import type { CaptureEvent } from '../exchange/types.js'
+import { TurnStreams } from '../../exchange/ws-turns.js'
+import { wsCaptureFromHarEntry } from '../../exchange/websocket.js'
+import type { CaptureEvent } from '../../exchange/types.js'
 import type { LiveCaptureMessage } from './messages.js'
 
 /** A socket's messages kept, at most, before it is no longer followed (the panel's own bound is its memory budget). */

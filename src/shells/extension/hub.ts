@@ -7,10 +7,10 @@
 //   script. The hub speaks the same messages to both.
 
 import browser, { type Runtime } from 'webextension-polyfill'
-import { utf8Length } from '../library.js'
-import { headerValue } from '../exchange/shared.js'
-import { listedReason, sniffBody } from '../exchange/sniff.js'
-import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js'
+import { utf8Length } from '../../library.js'
+import { headerValue } from '../../exchange/shared.js'
+import { listedReason, sniffBody } from '../../exchange/sniff.js'
+import type { CaptureEvent, CapturedRequest, Header } from '../../exchange/types.js'
 import { LiveLedger } from './dedupe.js'
 import { HubSockets, webSocketsUnseen } from './hub-websocket.js'
 import { ReplayBuffer } from './replay-buffer.js'

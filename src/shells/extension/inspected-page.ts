@@ -3,7 +3,7 @@
 // the page's code can return anything. Errors are values (a sentence).
 
 import browser from 'webextension-polyfill'
-import type { InspectedPage, PageQuery, PickState } from '../../panel/shell.js'
+import type { InspectedPage, PageQuery, PickState } from '../../../panel/shell.js'
 import { isObject, num, readElement } from './page-answer.js'
 import { pageCall, type PageOp } from './page-script.js'
 

@@ -2,8 +2,8 @@
 // decide before the first body byte), and the sniffer for those the headers leave open. Pure:
 // no browser APIs, unit-tested in Node.
 
-import { headerValue } from '../exchange/shared.js'
-import { classifyBytes, listedReason, type BodyVerdict } from '../exchange/sniff.js'
+import { headerValue } from '../../exchange/shared.js'
+import { classifyBytes, listedReason, type BodyVerdict } from '../../exchange/sniff.js'
 import { isStreamingContentType, mayBeStream } from './normalise.js'
 
 /** How much undecided text is sniffed before a maybe-stream is decided on what there is. */

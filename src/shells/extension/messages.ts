@@ -20,7 +20,7 @@
 // script). Bytes never cross the Port: Chrome's runtime messaging is JSON, so they would cross
 // as base64, encoded and decoded once more, through the browser process, one message a read.
 
-import type { CaptureEvent, CapturedRequest, Header } from '../exchange/types.js'
+import type { CaptureEvent, CapturedRequest, Header } from '../../exchange/types.js'
 
 /** A capture event with the hub's running number, so a replay and live events never overlap. */
 export interface NumberedEvent {

@@ -6,8 +6,8 @@
 //   read by classifyBody in src/exchange/sniff.ts, shared with the HAR import).
 // Base64 is src/exchange/bytes.ts's, headerValue src/exchange/shared.ts's.
 
-import { transportFromContentType } from '../library.js'
-import { base64Decode } from '../exchange/bytes.js'
+import { transportFromContentType } from '../../library.js'
+import { base64Decode } from '../../exchange/bytes.js'
 
 /**
  * A response body as the capture layer hands it on: text, or bytes for the core to decode.

@@ -2,7 +2,7 @@
 // return anything (a getter that throws is not possible here: eval answers plain JSON values,
 // but any shape). Pure: the shell's inspected-page.ts uses it, tests read it directly.
 
-import type { PageElement } from '../../panel/shell.js'
+import type { PageElement } from '../../../panel/shell.js'
 import { PAGE_TEXT_LIMIT } from './page-script.js'
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null

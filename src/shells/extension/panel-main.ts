@@ -1,8 +1,8 @@
 // The panel page: the shared Preact UI mounted on the DevTools shell. Files dropped on it (a
 // HAR, a fixture, a raw stream) are imported beside the captured requests (panel/drop.ts).
 
-import { acceptDroppedFiles } from '../../panel/drop.js'
-import { mountPanel } from '../../panel/mount.js'
+import { acceptDroppedFiles } from '../../../panel/drop.js'
+import { mountPanel } from '../../../panel/mount.js'
 import { createDevtoolsShell } from './devtools-shell.js'
 // the store merges in a worker, from the extension's own file (its CSP admits no blob: worker),
 // which takes the captured bodies from the hub itself

@@ -5,7 +5,7 @@
 // of the bodies that follow: each byte is held once. A store that connects later still hears
 // of every request, each with the reason it comes without its body. No browser API here.
 
-import type { CaptureEvent } from '../exchange/types.js'
+import type { CaptureEvent } from '../../exchange/types.js'
 import type { NumberedEvent } from './messages.js'
 
 /** Why a request replayed to a later store has no body (the row says "no body: …"). */

@@ -26,12 +26,12 @@
 // meanwhile ends live capture with a note instead of silently missing requests.
 
 import browser, { type WebRequest } from 'webextension-polyfill'
-import { headerValue } from '../exchange/shared.js'
-import type { Header } from '../exchange/types.js'
-import type { LiveBackend } from './background.js'
-import { HeadSniffer, liveDecision } from './live-decide.js'
-import { liveChannelName, type HubToWorker, type LiveRequestInfo, type WorkerToHub } from './messages.js'
-import { LiveOutbox } from './live-outbox.js'
+import { headerValue } from '../../exchange/shared.js'
+import type { Header } from '../../exchange/types.js'
+import type { LiveBackend } from '../extension/background.js'
+import { HeadSniffer, liveDecision } from '../extension/live-decide.js'
+import { liveChannelName, type HubToWorker, type LiveRequestInfo, type WorkerToHub } from '../extension/messages.js'
+import { LiveOutbox } from '../extension/live-outbox.js'
 
 export const HOST_PERMISSION = '<all_urls>'
 

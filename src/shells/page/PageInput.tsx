@@ -2,12 +2,12 @@
 // Everything is read in this page; nothing is sent anywhere.
 
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { formatBytes } from '../format.js'
+import { formatBytes } from '../../../panel/format.js'
 import { feedStreams, type FeedJob, type Progress } from './feed.js'
-import type { PanelStore } from '../store/index.js'
+import type { PanelStore } from '../../../panel/store/index.js'
 import type { InlineShell } from './shell.js'
 import { FIRST_SAMPLE, SAMPLES } from './samples.js'
-import { fixtureDiffers, type ImportJob } from '../store/import.js'
+import { fixtureDiffers, type ImportJob } from '../../../panel/store/import.js'
 import { readSource, type FeedStream } from './sources.js'
 
 /** Pastes above this size are read straight from the clipboard event, not kept in the box. */

@@ -1,12 +1,12 @@
 // The standalone page: the panel UI on an inline shell, with paste / open / drop / samples.
 
 import { render } from 'preact'
-import { mountPanel } from '../mount.js'
-import type { CaptureEvent } from '../shell.js'
-import type { PanelStore } from '../store/index.js'
+import { mountPanel } from '../../../panel/mount.js'
+import type { CaptureEvent } from '../../../panel/shell.js'
+import type { PanelStore } from '../../../panel/store/index.js'
 import { PageInput } from './PageInput.js'
 import { createInlineShell } from './shell.js'
-import StoreWorker from '../remote/standalone-worker.ts?worker&inline'
+import StoreWorker from '../../../panel/remote/standalone-worker.ts?worker&inline'
 import './page.css'
 
 const inputRoot = document.getElementById('input')

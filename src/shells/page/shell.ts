@@ -2,7 +2,7 @@
 // user pastes, opens or drops; files are saved as downloads of blob: URLs (no network); the
 // theme follows the system preference; pane sizes are kept in localStorage.
 
-import type { CaptureEvent, PanelShell } from '../shell.js'
+import type { CaptureEvent, PanelShell } from '../../../panel/shell.js'
 
 const REDACTION_KEY = 'deltascope.redaction'
 const RULES_KEY = 'deltascope.rules'
