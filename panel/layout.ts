@@ -7,7 +7,7 @@
 //   narrower than TABS_BELOW px, tabs named Frames and Reply (one pane at a time, full width)
 //
 // Sizes are kept through the shell's storage when it has one (the page: localStorage), else
-// for as long as the panel is open. Only src/capture may touch extension APIs, so the
+// for as long as the panel is open. Only the extension shells (src/shells) may touch extension APIs, so the
 // DevTools panel gets storage only if its shell offers it.
 
 import { signal, type Signal } from '@preact/signals'

@@ -1,4 +1,4 @@
-// Mounts the panel UI on a shell: the DevTools shell (src/capture) or the standalone page's
+// Mounts the panel UI on a shell: the DevTools shell (src/shells/extension) or the standalone page's
 // inline shell (src/shells/page). Same components, a different source of data.
 //
 // Stable test hooks (end-to-end tests read them through CDP; keep them):

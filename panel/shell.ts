@@ -1,5 +1,5 @@
 // The contract between the panel UI and whatever feeds it: the DevTools capture layer
-// (src/capture) or the standalone page (src/shells/page). Plain data and plain functions only,
+// (src/shells/extension) or the standalone page (src/shells/page). Plain data and plain functions only,
 // so it crosses postMessage and the same UI mounts in both shells.
 
 // The captured data itself (requests, body chunks, events) is defined beside the exchange
@@ -53,7 +53,7 @@ export interface PanelShell {
   onSearch?(callback: (action: SearchAction, query?: string) => void): () => void
   /**
    * Optional: where the user's redaction list is kept (panel/store/redaction.ts), one string:
-   * the extension's browser.storage.local (through src/capture), the page's localStorage.
+   * the extension's browser.storage.local (through src/shells/extension), the page's localStorage.
    * Without it the list lasts as long as the panel. Either call may reject (storage refused, full).
    */
   redactionStore?: {
@@ -62,7 +62,7 @@ export interface PanelShell {
   }
   /**
    * Optional: where the user's stream rules per URL pattern are kept (panel/store/rules.ts), one
-   * string: the extension's browser.storage.local (through src/capture), the page's
+   * string: the extension's browser.storage.local (through src/shells/extension), the page's
    * localStorage. Without it the rules last as long as the panel. Either call may reject.
    */
   rulesStore?: {

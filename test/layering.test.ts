@@ -2,9 +2,9 @@
 // The core imports nothing outside itself; providers import only the adapter contract
 // (src/core/adapters.ts, the adapter types' one home) and a few core helpers; only the library
 // face (src/library.ts) imports both, and every other layer reaches them through it
-// (src/index.ts, the package's entry, re-exports the face with the debugger). Only src/capture
-// touches the extension APIs; the panel imports from src only the face, the exchange formats and
-// the debugger, never the capture layer.
+// (src/index.ts, the package's entry, re-exports the face with the debugger). Only the
+// extension's shells (src/shells) touch the extension APIs; the panel imports from src only the
+// face, the exchange formats and the debugger, never a shell.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -34,6 +34,9 @@ function code(file: string): string {
     .replace(/(^|[^:])\/\/.*$/gm, '$1')
     .replace(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g, "''")
 }
+
+/** The extension's shells: the only code that may touch extension APIs. */
+const EXTENSION_SHELLS = /^src\/shells\/(extension|chrome|firefox)\//
 
 describe('layering', () => {
   it('src/core imports nothing outside src/core', () => {
@@ -79,28 +82,28 @@ describe('layering', () => {
     expect(offenders).toEqual([])
   })
 
-  it('only src/capture touches chrome.* / browser.* or webextension-polyfill', () => {
+  it('only the extension\'s shells (src/shells/extension, chrome, firefox) touch chrome.* / browser.* or webextension-polyfill', () => {
     const offenders: string[] = []
-    for (const file of [...sources('src'), ...sources('panel')].filter((f) => !f.startsWith('src/shells/extension/'))) {
+    for (const file of [...sources('src'), ...sources('panel')].filter((f) => !EXTENSION_SHELLS.test(f))) {
       if (/\b(chrome|browser)\s*\.\s*[a-z]/.test(code(file))) offenders.push(`${file} uses chrome.* or browser.*`)
       if (imports(file).some((s) => s.includes('webextension-polyfill'))) offenders.push(`${file} imports webextension-polyfill`)
     }
     expect(offenders).toEqual([])
   })
 
-  it('the panel and the exchange formats never import the capture layer or the CLI', () => {
+  it('the panel and the exchange formats never import a shell or the CLI', () => {
     const offenders: string[] = []
     for (const file of [...sources('panel'), ...sources('src/exchange')]) {
-      for (const spec of imports(file)) if (/\/capture\/|\/cli\//.test(spec)) offenders.push(`${file} imports ${spec}`)
+      for (const spec of imports(file)) if (/\/shells\/|\/cli\//.test(spec)) offenders.push(`${file} imports ${spec}`)
     }
     expect(offenders).toEqual([])
   })
 
-  it('below src, only the DevTools shells import the panel (to mount it, to implement its shell, to run its store in their worker)', () => {
+  it('below src, only the shells import the panel: the DevTools ones (to mount it, to implement its shell, to run its store in their worker) and the standalone page', () => {
     // inspected-page.ts and page-answer.ts are the DevTools shell's InspectedPage (its contract is in panel/shell.ts)
     const shells = new Set(['src/shells/extension/panel-main.ts', 'src/shells/extension/devtools-shell.ts', 'src/shells/extension/inspected-page.ts', 'src/shells/extension/page-answer.ts', 'src/shells/extension/devtools-worker.ts'])
     const offenders: string[] = []
-    for (const file of sources('src').filter((f) => !shells.has(f))) {
+    for (const file of sources('src').filter((f) => !shells.has(f) && !f.startsWith('src/shells/page/'))) {
       for (const spec of imports(file)) if (/(^|\/)panel\//.test(spec)) offenders.push(`${file} imports ${spec}`)
     }
     expect(offenders).toEqual([])

@@ -8,7 +8,7 @@
 
 import { batch, computed, effect, signal } from '@preact/signals'
 import type { Frame } from '../../src/library.js'
-import type { Progress } from '../../src/shells/page/feed.js'
+import type { Progress } from '../store/feed.js'
 import type { PanelShell } from '../shell.js'
 import { applySavedRules, type PanelStore } from '../store/index.js'
 import type { ComparisonView } from '../store/comparison.js'

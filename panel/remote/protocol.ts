@@ -7,7 +7,7 @@
 // The commands and questions themselves are written once, in store/calls.ts; this module
 // says how they travel.
 
-import type { Progress } from '../../src/shells/page/feed.js'
+import type { Progress } from '../store/feed.js'
 import type { AnswerTo, CallArgs, CommandName, QuestionName, StoreCalls } from '../store/calls.js'
 import type { ComparisonView } from '../store/comparison.js'
 import type { PanelEvent } from '../store/events.js'

@@ -3,8 +3,8 @@
 // (src/shells/page/sources.ts and feed.ts), so in a worker the UI thread never reads, decodes or
 // parses them. A 30 MB HAR is one JSON.parse of 30 MB: it must not hold the page.
 
-import { feedStreams, type Progress } from '../../src/shells/page/feed.js'
-import { readFile, type FeedStream, type FileLike } from '../../src/shells/page/sources.js'
+import { feedStreams, type Progress } from './feed.js'
+import { readFile, type FeedStream, type FileLike } from './sources.js'
 import type { PanelEvent } from './types.js'
 import type { HeldSource } from './types.js'
 

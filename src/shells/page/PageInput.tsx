@@ -3,12 +3,12 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { formatBytes } from '../../../panel/format.js'
-import { feedStreams, type FeedJob, type Progress } from './feed.js'
+import { feedStreams, type FeedJob, type Progress } from '../../../panel/store/feed.js'
 import type { PanelStore } from '../../../panel/store/index.js'
 import type { InlineShell } from './shell.js'
 import { FIRST_SAMPLE, SAMPLES } from './samples.js'
 import { fixtureDiffers, type ImportJob } from '../../../panel/store/import.js'
-import { readSource, type FeedStream } from './sources.js'
+import { readSource, type FeedStream } from '../../../panel/store/sources.js'
 
 /** Pastes above this size are read straight from the clipboard event, not kept in the box. */
 const LARGE_PASTE = 512 * 1024

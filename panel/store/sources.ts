@@ -8,9 +8,9 @@
 // where it merges (store/body-reader.ts): bytes stay bytes, never decoded to one string and
 // encoded again, and in a worker the UI thread never holds them.
 
-import { importBytes, importText, type ImportResult } from '../../exchange/import.js'
-import type { CapturedRequest, Recording } from '../../exchange/types.js'
-import type { BodySource } from '../../../panel/store/types.js'
+import { importBytes, importText, type ImportResult } from '../../src/exchange/import.js'
+import type { CapturedRequest, Recording } from '../../src/exchange/types.js'
+import type { BodySource } from './types.js'
 
 /** A stream to feed: its chunks, or (a large raw stream file) the file, which the store reads itself (store/body-reader.ts). */
 export type FeedStream = Recording & { body?: BodySource }

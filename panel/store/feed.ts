@@ -3,9 +3,9 @@
 // and the reply repaint between slices, and a progress figure moves. A large file's body
 // (sources.ts) is handed to the store whole, as the file: the store reads it where it merges.
 
-import type { CaptureEvent } from '../../../panel/shell.js'
-import type { PanelEvent } from '../../../panel/store/types.js'
-import { sizeOf, slices } from '../../exchange/slices.js'
+import type { CaptureEvent } from '../shell.js'
+import type { PanelEvent } from './types.js'
+import { sizeOf, slices } from '../../src/exchange/slices.js'
 import type { FeedStream } from './sources.js'
 
 /** What a feed sends: capture events, and a file's body for the store to read. */
