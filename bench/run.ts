@@ -111,7 +111,7 @@ const smallFigures: SmallFigure[] = []
 
 /** The repository's fixture bodies that the floor can parse whole (it stops at a broken frame). */
 function fixtureBodies(): Array<{ bytes: Uint8Array; kind: StreamKind }> {
-  const dir = fileURLToPath(new URL('../test/fixtures', import.meta.url))
+  const dir = fileURLToPath(new URL('../test/fixtures/', import.meta.url))
   const out: Array<{ bytes: Uint8Array; kind: StreamKind }> = []
   for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
     if (!/\.(sse|ndjson)$/.test(name)) continue

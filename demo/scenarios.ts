@@ -14,7 +14,7 @@ export interface Scenario {
   body: string
 }
 
-const FIXTURES = fileURLToPath(new URL('../test/fixtures', import.meta.url))
+const FIXTURES = fileURLToPath(new URL('../test/fixtures/', import.meta.url))
 
 /** The endpoint each provider is served at, and the fixture it replays by default. */
 export const ENDPOINTS: Array<{ provider: ProviderId; path: RegExp; example: string; fixture: string; contentType: string }> = [

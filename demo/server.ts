@@ -90,7 +90,7 @@ async function stream(res: ServerResponse, req: IncomingMessage, body: string, c
 }
 
 function scenarioList() {
-  const root = fileURLToPath(new URL('../test/fixtures', import.meta.url))
+  const root = fileURLToPath(new URL('../test/fixtures/', import.meta.url))
   return ENDPOINTS.map((e) => ({
     provider: e.provider,
     endpoint: e.example,

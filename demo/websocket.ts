@@ -15,7 +15,7 @@ import { Server as SocketIoServer } from 'socket.io'
 import { parseWsFixture, type WsCapture } from '../src/exchange/websocket.js'
 import { acceptWebSocket } from './ws-server.js'
 
-const FIXTURES = fileURLToPath(new URL('../test/ws-fixtures', import.meta.url))
+const FIXTURES = fileURLToPath(new URL('../test/ws-fixtures/', import.meta.url))
 
 export const WS_ENDPOINTS = [
   { path: '/ws/realtime', dir: 'openai-realtime', fixture: 'transcript-then-function-call' },

@@ -4,7 +4,7 @@ import { streamDetails } from '../../src/cli/details.js'
 import { createMerger, type Merger } from '../../src/index.js'
 import { loadFixtures } from '../support/fixtures.js'
 
-const root = new URL('../..', import.meta.url).pathname
+const root = new URL('../../', import.meta.url).pathname
 
 function merged(path: string): Merger {
   const m = createMerger()

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process'
 import { inject } from 'vitest'
 
-export const ROOT = new URL('../..', import.meta.url).pathname
+export const ROOT = new URL('../../', import.meta.url).pathname
 
 export interface CliResult {
   code: number | null

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { toFixture, type Fixture } from '../../src/exchange/fixture.js'
 import type { CapturedChunk } from '../../src/exchange/types.js'
 
-const ROOT = new URL('../fixtures', import.meta.url).pathname
+const ROOT = new URL('../fixtures/', import.meta.url).pathname
 const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
 
 const URLS: Record<string, string> = {

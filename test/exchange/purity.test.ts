@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const DIR = join(ROOT, 'src', 'exchange')
 const files = readdirSync(DIR).filter((f) => f.endsWith('.ts'))
 const FORBIDDEN = new Set(['window', 'document', 'navigator', 'chrome', 'browser', 'Buffer', 'process', 'require', 'localStorage', 'XMLHttpRequest', 'fetch', 'btoa', 'atob', 'self', 'location'])

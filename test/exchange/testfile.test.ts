@@ -7,7 +7,7 @@ import { fixtureToJson, toFixture, type Fixture } from '../../src/exchange/fixtu
 import { CLIENT_BEGIN, CLIENT_END, toTestFile } from '../../src/exchange/testfile.js'
 import { STARTED_AT, request, sampleInput, unicodeInput } from './support.js'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const EXPORTED_AT = '2025-01-02T03:05:00.000Z'
 
 describe('toTestFile: text', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 
-const PANEL = fileURLToPath(new URL('../../panel', import.meta.url))
+const PANEL = fileURLToPath(new URL('../../panel/', import.meta.url))
 const FORBIDDEN = /innerHTML|outerHTML|insertAdjacentHTML|dangerouslySetInnerHTML|document\.write|\beval\s*\(|new Function\s*\(|setTimeout\(\s*['"`]/
 
 function files(dir: string): string[] {

@@ -52,7 +52,7 @@ export interface ExpectedFile {
   reply: Reply
 }
 
-export const FIXTURES_DIR = new URL('../fixtures', import.meta.url).pathname
+export const FIXTURES_DIR = new URL('../fixtures/', import.meta.url).pathname
 const WIRE = /\.(sse|ndjson|jsonl|json|txt|bin)$/
 
 export function loadFixtures(options: LoadOptions = {}): FixtureCase[] {

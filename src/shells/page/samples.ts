@@ -1,6 +1,6 @@
 // The bundled samples (samples/*), inlined at build time: the page needs no request to show them.
 
-const found = import.meta.glob<string>('../../samples/*.{sse,ndjson,jsonl,txt}', { query: '?raw', import: 'default', eager: true })
+const found = import.meta.glob<string>('../../../samples/*.{sse,ndjson,jsonl,txt}', { query: '?raw', import: 'default', eager: true })
 
 export interface Sample {
   name: string
