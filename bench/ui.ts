@@ -35,6 +35,7 @@ import { CHROMIUM, ensurePageBuilt, servePage } from '../test/support/browser.js
 import { generateStream } from './generate.js'
 import { extensionSection } from './extension.js'
 import { brokenFrames, ingestBench, type IngestFigures } from './ingest.js'
+import { heavySection } from './heavy.js'
 
 const args = new Set(process.argv.slice(2))
 const asJson = args.has('--json')
@@ -45,6 +46,8 @@ const onlyIngest = args.has('--ingest')
 const noIngest = args.has('--no-ingest')
 /** --extension: only e (a capture through the extension's HAR path). */
 const onlyExtension = args.has('--extension')
+/** --heavy: only f, g, h (issue 33: a 10 MB frame, show all on 1 M characters, a 10,000-entry HAR; bench/heavy.ts). */
+const onlyHeavy = args.has('--heavy')
 /** e: the largest stream Chrome's DevTools reliably hands to an extension once it has finished. */
 const EXTENSION_BYTES = 9.5e6
 /** d: the OpenAI stream given to the page as a file (bytes). */
@@ -291,6 +294,7 @@ async function main(): Promise<void> {
     // the page opens with a sample: let it load first
     await page.waitForFunction(() => document.querySelector('[data-testid=request-row][data-state=finished]') !== null)
 
+    if (onlyHeavy) { targets.push(...(await heavySection(browser, origin, log, figures))); return report(t0, version, errors) }
     if (onlyExtension) { targets.push(...(await extensionSection(EXTENSION_BYTES, figures, log))); return report(t0, version, errors) }
 
     // d. (first: the renderer has held nothing big yet) ------------------------------------
