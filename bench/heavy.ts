@@ -178,7 +178,7 @@ export async function heavySection(browser: Browser, origin: string, log: (s: st
     const c0 = performance.now()
     const read = importText(har, 'big.har')
     let frames = 0
-    if (read.kind !== 'error') for (const r of read.items) frames += merge(r.chunks.map((c) => c.data).join(''), { url: r.request.url, contentType: r.request.contentType }).frameCount
+    if (read.kind !== 'error') for (const r of read.items) frames += merge(r.chunks.map((c) => c.data).join(''), { url: r.request.url, contentType: r.request.contentType ?? undefined }).frameCount
     const cliMs = performance.now() - c0
     const page = await freshPage(browser, origin)
     await watchLongTasks(page)

@@ -1,0 +1,66 @@
+// A long list's rows (10,000 requests from one HAR) without holding the page: rendered in
+// groups of GROUP rows, each group re-rendered only when one of its rows (or which of them is
+// selected) changed, each group skipped by layout and paint while off-screen (CSS
+// content-visibility), and the rows of a list that grew by thousands at once added a few
+// hundred per animation frame (the first at once). Every row is still in the DOM in the end:
+// find-in-page and the list's keyboard reach them all.
+
+import { Component, type VNode } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+
+/** Rows per group. */
+export const GROUP = 100
+/** Rows added per animation frame while a list catches up. */
+export const ROWS_PER_FRAME = 400
+
+interface Row { id: string }
+
+interface GroupProps<R extends Row> {
+  rows: R[]
+  /** The selected row's id when it is in this group, else null. */
+  selected: string | null
+  /** Anything else the rows show that is not in them (the first start of the list). */
+  extra: unknown
+  render: (row: R, selected: boolean) => VNode
+}
+
+class Group<R extends Row> extends Component<GroupProps<R>> {
+  override shouldComponentUpdate(next: GroupProps<R>) {
+    const a = this.props
+    if (next.selected !== a.selected || next.extra !== a.extra || next.rows.length !== a.rows.length) return true
+    for (let i = 0; i < next.rows.length; i++) if (next.rows[i] !== a.rows[i]) return true
+    return false
+  }
+  override render() {
+    const { rows, selected, render } = this.props
+    return <div class="ds-row-group">{rows.map((r) => render(r, r.id === selected))}</div>
+  }
+}
+
+/** How many of `total` rows to render: all, or (after a jump of more than ROWS_PER_FRAME) a few hundred more each frame. */
+export function useCatchUp(total: number): number {
+  const [shown, setShown] = useState(Math.min(total, ROWS_PER_FRAME))
+  const target = Math.max(total, 0)
+  useEffect(() => {
+    if (shown > target) { setShown(target); return } // a list that shrank (a filter, Clear): grows from there again
+    if (shown >= target) return
+    let cancelled = false
+    const go = () => { if (!cancelled) setShown((n) => Math.min(target, n + ROWS_PER_FRAME)) }
+    const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(go, 0)) : 0
+    const timer = setTimeout(go, 100)
+    return () => { cancelled = true; if (raf) cancelAnimationFrame(raf); clearTimeout(timer) }
+  }, [shown, target])
+  return Math.min(shown, target)
+}
+
+export function RowGroups<R extends Row>({ rows, selected, extra, render }: Omit<GroupProps<R>, 'rows' | 'selected'> & { rows: R[]; selected: string | null }) {
+  const shown = useCatchUp(rows.length)
+  const groups: VNode[] = []
+  for (let at = 0; at < shown; at += GROUP) {
+    const slice = rows.slice(at, Math.min(shown, at + GROUP))
+    const has = selected !== null && slice.some((r) => r.id === selected) ? selected : null
+    // keyed by position: a group's rows are compared one by one
+    groups.push(<Group key={at} rows={slice} selected={has} extra={extra} render={render} />)
+  }
+  return <>{groups}</>
+}
