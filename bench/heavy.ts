@@ -188,6 +188,7 @@ export async function heavySection(browser: Browser, origin: string, log: (s: st
       const start = performance.now()
       let first: number | null = null
       let all: number | null = null
+      let finished: number | null = null
       while (performance.now() - start < 120_000) {
         await new Promise((r) => requestAnimationFrame(r))
         const at = (window as unknown as { __changeAt?: number }).__changeAt
@@ -195,19 +196,20 @@ export async function heavySection(browser: Browser, origin: string, log: (s: st
         const ids = [...document.querySelectorAll<HTMLElement>('[data-testid=request-row]')].map((r) => r.dataset['id'] ?? '')
         if (first === null && ids.some((id) => id.startsWith('import'))) first = performance.now() - at
         const count = Number(document.querySelector('[data-testid=request-count]')?.textContent ?? '0')
-        if (count >= n + 1) { all = performance.now() - at; break }
+        if (all === null && count >= n + 1) all = performance.now() - at
+        if (all !== null && document.querySelectorAll('[data-testid=request-row][data-state=finished]').length >= n + 1) { finished = performance.now() - at; break }
       }
-      return { first, all, count: Number(document.querySelector('[data-testid=request-count]')?.textContent ?? '0') }
+      return { first, all, finished, count: Number(document.querySelector('[data-testid=request-count]')?.textContent ?? '0') }
     }, N)
     const harLongest = await longest(page)
     await page.close()
-    const ratio = rows.all === null ? null : rows.all / cliMs
+    const ratio = rows.finished === null ? null : rows.finished / cliMs
     figures['h'] = { entries: N, bytes: har.length, cliMs, frames, ...rows, longest: harLongest, ratio }
-    log(`\nh. a HAR of ${N.toLocaleString('en')} streaming entries (${(har.length / 1e6).toFixed(1)} MB) as a file: first row ${ms(rows.first)}, all rows ${ms(rows.all)} (${rows.count} listed, the sample included), longest task ${ms(harLongest)}`)
+    log(`\nh. a HAR of ${N.toLocaleString('en')} streaming entries (${(har.length / 1e6).toFixed(1)} MB) as a file: first row ${ms(rows.first)}, all rows ${ms(rows.all)}, all merged (state finished) ${ms(rows.finished)} (${rows.count} listed, the sample included), longest task ${ms(harLongest)}`)
     log(`   the CLI's reading and merging of it in Node, this run: ${ms(cliMs)}; the page ${ratio === null ? 'never' : ratio.toFixed(2) + '×'}`)
     targets.push({ name: 'h. 10,000-entry HAR: first row ≤ 500 ms', value: ms(rows.first), pass: rows.first !== null && rows.first <= 500 })
     targets.push({ name: 'h. 10,000-entry HAR: longest task ≤ 200 ms', value: ms(harLongest), pass: harLongest <= 200 })
-    targets.push({ name: "h. 10,000-entry HAR: all rows ≤ 3× the CLI's time", value: ratio === null ? 'never' : `${ratio.toFixed(2)}×`, pass: ratio !== null && ratio <= 3 })
+    targets.push({ name: "h. 10,000-entry HAR: all rows merged ≤ 3× the CLI's time", value: ratio === null ? 'never' : `${ratio.toFixed(2)}×`, pass: ratio !== null && ratio <= 3 })
   }
   return targets
 }

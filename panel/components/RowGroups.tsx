@@ -24,11 +24,26 @@ interface GroupProps<R extends Row> {
   render: (row: R, selected: boolean) => VNode
 }
 
+/** The same row, or an equal copy of it (a list sent whole again from the worker has new objects): its fields compared one level deep. */
+export function sameRow(a: object, b: object): boolean {
+  if (a === b) return true
+  const ka = Object.keys(a)
+  if (ka.length !== Object.keys(b).length) return false
+  for (const k of ka) {
+    const x = (a as Record<string, unknown>)[k]
+    const y = (b as Record<string, unknown>)[k]
+    if (x === y) continue
+    if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object') return false
+    if (JSON.stringify(x) !== JSON.stringify(y)) return false
+  }
+  return true
+}
+
 class Group<R extends Row> extends Component<GroupProps<R>> {
   override shouldComponentUpdate(next: GroupProps<R>) {
     const a = this.props
     if (next.selected !== a.selected || next.extra !== a.extra || next.rows.length !== a.rows.length) return true
-    for (let i = 0; i < next.rows.length; i++) if (next.rows[i] !== a.rows[i]) return true
+    for (let i = 0; i < next.rows.length; i++) if (!sameRow(next.rows[i]!, a.rows[i]!)) return true
     return false
   }
   override render() {

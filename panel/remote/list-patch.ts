@@ -27,7 +27,8 @@ export function diffList<T>(prev: readonly T[] | null, next: readonly T[]): List
     const set: Array<[number, T]> = []
     for (let i = 0; i < next.length; i++) if (next[i] !== prev[i]) set.push([i, next[i]!])
     if (set.length === 0) return null
-    if (set.length * 4 < next.length) return { set }
+    // the changed entries only, unless every one changed: the receiver keeps the others' objects (a list's rows re-render only where they changed)
+    if (set.length < next.length) return { set }
   }
   return { whole: next.slice() }
 }
