@@ -7,6 +7,12 @@ const server = await servePage()
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] })
 const page = await browser.newPage({ viewport: { width: 1400, height: 860 } })
+await page.addInitScript({ content: `
+  const d = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage') || Object.getOwnPropertyDescriptor(EventTarget.prototype, 'onmessage');
+  const desc = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage');
+  window.__sizes = {}; window.__msgs = 0;
+  Object.defineProperty(Worker.prototype, 'onmessage', { set(f) { desc.set.call(this, (e) => { window.__msgs++; const m = e.data; if (m && m.type === 'state') for (const k in m.patch) { const s = window.__sizes; const v = m.patch[k]; let n = 0; try { n = JSON.stringify(v).length } catch {}; s[k] = (s[k] || 0) + n; if (k === 'requests') { const kind = Object.keys(v)[0] + ':' + (v.whole ? v.whole.length : v.add ? v.add.length : v.set.length); s.kinds = (s.kinds || []); s.kinds.push(kind) } } return f(e) }) }, get() { return desc.get.call(this) } });
+` })
 await page.goto(`${origin}/?deltascope-test`)
 await page.waitForFunction(() => document.querySelector('[data-testid=request-row][data-state=finished]') !== null)
 const N = Number(process.env.N ?? 10000)
@@ -17,6 +23,7 @@ await page.setInputFiles('[data-testid=file-input]', '/tmp/hui/big.har')
 await page.waitForFunction((n) => Number(document.querySelector('[data-testid=request-count]')?.textContent) >= n + 1, N, { timeout: 120000 })
 await page.waitForTimeout(1000)
 const { profile } = await cdp.send('Profiler.stop')
+console.log(await page.evaluate(() => JSON.stringify({ msgs: (window as any).__msgs, sizes: (window as any).__sizes })))
 const dt = profile.timeDeltas!
 const byId = new Map(profile.nodes.map((n) => [n.id, n]))
 const parent = new Map<number, number>()
