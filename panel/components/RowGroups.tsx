@@ -6,12 +6,12 @@
 // find-in-page and the list's keyboard reach them all.
 
 import { Component, type VNode } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 
 /** Rows per group. */
 export const GROUP = 100
-/** Rows added per animation frame while a list catches up. */
-export const ROWS_PER_FRAME = 400
+/** Rows added in the first animation frame while a list catches up (then as many as the frames allow). */
+export const ROWS_PER_FRAME = 200
 
 interface Row { id: string }
 
@@ -52,15 +52,34 @@ class Group<R extends Row> extends Component<GroupProps<R>> {
   }
 }
 
-/** How many of `total` rows to render: all, or (after a jump of more than ROWS_PER_FRAME) a few hundred more each frame. */
+/** Time a catch-up step aims at (ms): the step grows or shrinks to it, from what the last one took to render. */
+const STEP_MS = 25
+
+/** How many of `total` rows to render: all, or (after a jump of more than ROWS_PER_FRAME) more each frame, as many as about STEP_MS of rendering allows. */
 export function useCatchUp(total: number): number {
   const [shown, setShown] = useState(Math.min(total, ROWS_PER_FRAME))
+  const pace = useRef({ step: ROWS_PER_FRAME, renderAt: 0, stepped: false })
   const target = Math.max(total, 0)
+  pace.current.renderAt = performance.now()
+  // what the last step cost to render and commit (this component's subtree): the next step grows or shrinks to STEP_MS
+  useLayoutEffect(() => {
+    const p = pace.current
+    if (!p.stepped) return
+    p.stepped = false
+    const took = performance.now() - p.renderAt
+    p.step = Math.max(25, Math.min(2000, Math.round(p.step * (took > STEP_MS * 1.5 ? STEP_MS / took : took < STEP_MS / 2 ? 2 : 1))))
+  })
   useEffect(() => {
+    const p = pace.current
     if (shown > target) { setShown(target); return } // a list that shrank (a filter, Clear): grows from there again
     if (shown >= target) return
     let cancelled = false
-    const go = () => { if (!cancelled) setShown((n) => Math.min(target, n + ROWS_PER_FRAME)) }
+    const go = () => {
+      if (cancelled) return
+      cancelled = true
+      p.stepped = true
+      setShown((n) => Math.min(target, n + p.step))
+    }
     const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(go, 0)) : 0
     const timer = setTimeout(go, 100)
     return () => { cancelled = true; if (raf) cancelAnimationFrame(raf); clearTimeout(timer) }

@@ -102,7 +102,7 @@ export function TracedText({ text, field, marks, found = NONE, toField, testid, 
           … {formatCount(text.length - to)} more character{text.length - to === 1 ? '' : 's'}: show all
         </button>
       )}
-      {(from > 0 || to < text.length) && <CopyAll text={text} />}
+      {(from > 0 || to < text.length || text.length > TEXT_WINDOW) && <CopyAll text={text} />}
     </>
   )
 }
