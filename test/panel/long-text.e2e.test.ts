@@ -29,8 +29,9 @@ async function feed(id: string, body: string): Promise<void> {
     const request = { id, method: 'POST', url: `https://api.openai.com/v1/chat/completions?case=${id}`, status: 200, requestHeaders: [], responseHeaders: [], requestBody: null, contentType: 'text/event-stream', startedAt: Date.UTC(2025, 0, 2, 3, 4, 5), source: 'live' }
     hook.feed([{ type: 'request', request }, { type: 'chunk', id, data, t: null }, { type: 'finished', id, t: null }, { type: 'select', id }])
   }, [id, body] as const)
-  await expect.poll(() => page.locator('[data-testid="request-row"][aria-selected="true"]').getAttribute('data-id'), { timeout: 30_000 }).toBe(id)
-  await expect.poll(() => byTestId('request-state').first().textContent(), { timeout: 30_000 }).toBe('finished')
+  // (waitForFunction, not expect.poll: this runs in a beforeAll too)
+  await page.waitForFunction((id) => (document.querySelector('[data-testid="request-row"][aria-selected="true"]') as HTMLElement | null)?.dataset['id'] === id &&
+    document.querySelector('[data-testid=request-state]')?.textContent === 'finished', id, { timeout: 60_000, polling: 250 })
 }
 
 beforeAll(async () => {
@@ -48,8 +49,9 @@ describe('a 10 MB frame', () => {
   // frame 2 carries the data: URL (0: the role, 1: the text before it)
   const raw = body.split('\n\n')[2]! + '\n' // a frame's raw text: its lines, each with its line break
 
+  beforeAll(async () => { await feed('ten-mb', body) })
+
   it('is cut in the reply, with copy all of the whole text', async () => {
-    await feed('ten-mb', body)
     const text = `Here is the image: ${big} — done.`
     await expect.poll(() => page.evaluate(() => document.querySelector('[data-testid=reply-content]')?.textContent?.slice(0, 30))).toBe(text.slice(0, 30))
     const more = await page.locator('.ds-reply [data-testid=text-show-all]').first().textContent()
@@ -74,6 +76,8 @@ describe('a 10 MB frame', () => {
 
     // the JSON tree's string value: cut too; its copy all gives the string itself
     const json = page.locator('[data-testid=json-long-string]')
+    // choices[0].delta is below the levels open at first
+    for (let i = 0; i < 6 && (await json.count()) === 0; i++) await page.locator('[data-testid=frame-detail] [data-testid=json-tree] button[aria-label=Expand]').first().click()
     expect(Number(await json.locator('[data-testid=long-cut]').getAttribute('data-hidden'))).toBe(JSON.stringify(big).length - DISPLAY_CUT)
     await json.locator('[data-testid=long-copy-all]').click()
     await expect.poll(async () => (await clipboard()) === big, { timeout: 30_000 }).toBe(true)
