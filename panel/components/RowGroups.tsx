@@ -11,7 +11,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 /** Rows per group. */
 export const GROUP = 100
 /** Rows added in the first animation frame while a list catches up (then as many as the frames allow). */
-export const ROWS_PER_FRAME = 200
+export const ROWS_PER_FRAME = 100
 
 interface Row { id: string }
 
@@ -47,9 +47,20 @@ class Group<R extends Row> extends Component<GroupProps<R>> {
     return false
   }
   override render() {
-    const { rows, selected, render } = this.props
-    return <div class="ds-row-group">{rows.map((r) => render(r, r.id === selected))}</div>
+    const { rows, selected, extra, render } = this.props
+    return <div class="ds-row-group">{rows.map((r) => <Slot key={r.id} row={r} selected={r.id === selected} extra={extra} render={render} />)}</div>
   }
+}
+
+interface SlotProps<R extends Row> { row: R; selected: boolean; extra: unknown; render: (row: R, selected: boolean) => VNode }
+
+/** One row, rendered again only when it changed (a group re-renders when one of its rows did). */
+class Slot<R extends Row> extends Component<SlotProps<R>> {
+  override shouldComponentUpdate(next: SlotProps<R>) {
+    const a = this.props
+    return next.selected !== a.selected || next.extra !== a.extra || !sameRow(next.row, a.row)
+  }
+  override render() { return this.props.render(this.props.row, this.props.selected) }
 }
 
 /** Time a catch-up step aims at (ms): the step grows or shrinks to it, from what the last one took to render. */

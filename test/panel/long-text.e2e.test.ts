@@ -86,7 +86,7 @@ describe('a 10 MB frame', () => {
     await expect.poll(async () => (await clipboard()) === raw, { timeout: 30_000 }).toBe(true)
 
     await cut.locator('[data-testid=long-show-all]').click()
-    await expect.poll(() => page.evaluate((want) => document.querySelector('[data-testid=frame-raw]')?.textContent === want, raw), { timeout: 90_000, intervals: [500] }).toBe(true)
+    await expect.poll(() => page.evaluate((want) => document.querySelector('[data-testid=frame-raw]')?.textContent === want, raw), { timeout: 90_000, interval: 500 }).toBe(true)
     expect(await page.locator('[data-testid=frame-raw] [data-testid=laying-out]').count()).toBe(0)
   }, 150_000)
 })
@@ -103,7 +103,7 @@ describe('a 1,000,000-character reply', () => {
     await expect.poll(async () => (await content()).length > 0).toBe(true)
     expect((await content()).length).toBeLessThan(text.length)
     await page.locator('.ds-reply [data-testid=text-show-all]').first().click()
-    await expect.poll(async () => (await content()) === text, { timeout: 60_000, intervals: [250] }).toBe(true)
+    await expect.poll(async () => (await content()) === text, { timeout: 60_000, interval: 250 }).toBe(true)
     // laid out in steps, each its own block of text
     expect(await page.locator('[data-testid=reply-content] .ds-step').count()).toBeGreaterThan(1)
     // the invisible characters still marked
@@ -120,8 +120,8 @@ describe('a HAR of 10,000 streaming entries', () => {
     const file = join(dir, 'ten-thousand.har')
     writeFileSync(file, bigHar(10_000))
     await page.locator('[data-testid=file-input]').setInputFiles(file)
-    await expect.poll(() => byTestId('request-count').textContent(), { timeout: 120_000, intervals: [500] }).toBe(String(before + 10_000))
-    await expect.poll(() => page.evaluate(() => document.querySelectorAll('[data-testid=request-row][data-id^=import]').length), { timeout: 120_000, intervals: [500] }).toBe(10_000)
-    await expect.poll(() => page.evaluate(() => document.querySelectorAll('[data-testid=request-row][data-id^=import][data-state=finished]').length), { timeout: 120_000, intervals: [500] }).toBe(10_000)
+    await expect.poll(() => byTestId('request-count').textContent(), { timeout: 120_000, interval: 500 }).toBe(String(before + 10_000))
+    await expect.poll(() => page.evaluate(() => document.querySelectorAll('[data-testid=request-row][data-id^=import]').length), { timeout: 120_000, interval: 500 }).toBe(10_000)
+    await expect.poll(() => page.evaluate(() => document.querySelectorAll('[data-testid=request-row][data-id^=import][data-state=finished]').length), { timeout: 120_000, interval: 500 }).toBe(10_000)
   }, 300_000)
 })
