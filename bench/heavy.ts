@@ -175,11 +175,17 @@ export async function heavySection(browser: Browser, origin: string, log: (s: st
     const file = join(dir, 'big.har')
     writeFileSync(file, har)
     // the CLI's work on it, in Node, this run: read the HAR, merge every entry
-    const c0 = performance.now()
-    const read = importText(har, 'big.har')
+    // (median of 3: the machine's load moves it)
+    const cliRuns: number[] = []
     let frames = 0
-    if (read.kind !== 'error') for (const r of read.items) frames += merge(r.chunks.map((c) => c.data).join(''), { url: r.request.url, contentType: r.request.contentType ?? undefined }).frameCount
-    const cliMs = performance.now() - c0
+    for (let run = 0; run < 3; run++) {
+      const c0 = performance.now()
+      const read = importText(har, 'big.har')
+      frames = 0
+      if (read.kind !== 'error') for (const r of read.items) frames += merge(r.chunks.map((c) => c.data).join(''), { url: r.request.url, contentType: r.request.contentType ?? undefined }).frameCount
+      cliRuns.push(performance.now() - c0)
+    }
+    const cliMs = [...cliRuns].sort((a, b) => a - b)[1]!
     const page = await freshPage(browser, origin)
     await watchLongTasks(page)
     await page.evaluate(() => { window.addEventListener('change', () => { (window as unknown as { __changeAt: number }).__changeAt ??= performance.now() }, { capture: true, once: true }) })
@@ -203,13 +209,16 @@ export async function heavySection(browser: Browser, origin: string, log: (s: st
     }, N)
     const harLongest = await longest(page)
     await page.close()
-    const ratio = rows.finished === null ? null : rows.finished / cliMs
-    figures['h'] = { entries: N, bytes: har.length, cliMs, frames, ...rows, longest: harLongest, ratio }
+    const ratio = rows.all === null ? null : rows.all / cliMs
+    const mergedRatio = rows.finished === null ? null : rows.finished / cliMs
+    figures['h'] = { entries: N, bytes: har.length, cliMs, frames, ...rows, longest: harLongest, ratio, mergedRatio, cliRuns }
     log(`\nh. a HAR of ${N.toLocaleString('en')} streaming entries (${(har.length / 1e6).toFixed(1)} MB) as a file: first row ${ms(rows.first)}, all rows ${ms(rows.all)}, all merged (state finished) ${ms(rows.finished)} (${rows.count} listed, the sample included), longest task ${ms(harLongest)}`)
-    log(`   the CLI's reading and merging of it in Node, this run: ${ms(cliMs)}; the page ${ratio === null ? 'never' : ratio.toFixed(2) + '×'}`)
+    log(`   the CLI's reading and merging of it in Node, this run: ${ms(cliMs)}; all rows listed ${ratio === null ? 'never' : ratio.toFixed(2) + '×'}, all merged ${mergedRatio === null ? 'never' : mergedRatio.toFixed(2) + '×'}`)
     targets.push({ name: 'h. 10,000-entry HAR: first row ≤ 500 ms', value: ms(rows.first), pass: rows.first !== null && rows.first <= 500 })
     targets.push({ name: 'h. 10,000-entry HAR: longest task ≤ 200 ms', value: ms(harLongest), pass: harLongest <= 200 })
-    targets.push({ name: "h. 10,000-entry HAR: all rows merged ≤ 3× the CLI's time", value: ratio === null ? 'never' : `${ratio.toFixed(2)}×`, pass: ratio !== null && ratio <= 3 })
+    targets.push({ name: "h. 10,000-entry HAR: all rows ≤ 3× the CLI's time", value: ratio === null ? 'never' : `${ratio.toFixed(2)}×`, pass: ratio !== null && ratio <= 3 })
+    // stricter than the issue: every row merged (state finished), not only listed
+    targets.push({ name: "h. strict: all rows merged ≤ 3× the CLI's time", value: mergedRatio === null ? 'never' : `${mergedRatio.toFixed(2)}×`, pass: mergedRatio !== null && mergedRatio <= 3 })
   }
   return targets
 }
