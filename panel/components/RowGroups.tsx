@@ -24,18 +24,18 @@ interface GroupProps<R extends Row> {
   render: (row: R, selected: boolean) => VNode
 }
 
-/** The same row, or an equal copy of it (a list sent whole again from the worker has new objects): its fields compared one level deep. */
+/** The same row, or an equal copy of it (a list sent whole again from the worker has new objects): compared field by field, nested values too. */
 export function sameRow(a: object, b: object): boolean {
-  if (a === b) return true
-  const ka = Object.keys(a)
-  if (ka.length !== Object.keys(b).length) return false
-  for (const k of ka) {
-    const x = (a as Record<string, unknown>)[k]
-    const y = (b as Record<string, unknown>)[k]
-    if (x === y) continue
-    if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object') return false
-    if (JSON.stringify(x) !== JSON.stringify(y)) return false
-  }
+  return same(a, b, 0)
+}
+
+function same(x: unknown, y: unknown, depth: number): boolean {
+  if (x === y) return true
+  if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object' || depth > 4) return false
+  if (Array.isArray(x) !== Array.isArray(y)) return false
+  const kx = Object.keys(x)
+  if (kx.length !== Object.keys(y).length) return false
+  for (const k of kx) if (!same((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], depth + 1)) return false
   return true
 }
 
