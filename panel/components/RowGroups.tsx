@@ -64,7 +64,7 @@ class Slot<R extends Row> extends Component<SlotProps<R>> {
 }
 
 /** Time a catch-up step aims at (ms): the step grows or shrinks to it, from what the last one took to render. */
-const STEP_MS = 25
+const STEP_MS = 40
 
 /** How many of `total` rows to render: all, or (after a jump of more than ROWS_PER_FRAME) more each frame, as many as about STEP_MS of rendering allows. */
 export function useCatchUp(total: number): number {
@@ -78,7 +78,7 @@ export function useCatchUp(total: number): number {
     if (!p.stepped) return
     p.stepped = false
     const took = performance.now() - p.renderAt
-    p.step = Math.max(25, Math.min(2000, Math.round(p.step * (took > STEP_MS * 1.5 ? STEP_MS / took : took < STEP_MS / 2 ? 2 : 1))))
+    p.step = Math.max(100, Math.min(2000, Math.round(p.step * (took > STEP_MS * 1.5 ? STEP_MS / took : took < STEP_MS / 2 ? 2 : 1))))
   })
   useEffect(() => {
     const p = pace.current
