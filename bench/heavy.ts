@@ -104,9 +104,11 @@ async function feedAndShow(page: Page, id: string, body: string, head: string): 
 
 export async function heavySection(browser: Browser, origin: string, log: (s: string) => void, figures: Record<string, unknown>): Promise<Target[]> {
   const targets: Target[] = []
+  // DELTASCOPE_HEAVY=fh (say): only those sections
+  const only = process.env['DELTASCOPE_HEAVY'] ?? 'fgh'
 
   // f. a 10 MB frame ------------------------------------------------------------------------
-  {
+  if (only.includes('f')) {
     const big = dataUrl(10 * 1048576)
     const body = openaiStream(['Here is the image: ', big, ' — done.'])
     const page = await freshPage(browser, origin)
@@ -138,7 +140,7 @@ export async function heavySection(browser: Browser, origin: string, log: (s: st
   }
 
   // g. show all on a 1 M-character reply ------------------------------------------------------
-  {
+  if (only.includes('g')) {
     const parts: string[] = []
     let n = 0
     for (let i = 0; n < 1_000_000; i++) { const p = `Sentence ${i} of a long reply, with some words in it.${i % 12 === 11 ? '\n' : ' '}`; parts.push(p); n += p.length }
@@ -168,7 +170,7 @@ export async function heavySection(browser: Browser, origin: string, log: (s: st
   }
 
   // h. a HAR of 10,000 entries ------------------------------------------------------------------
-  {
+  if (only.includes('h')) {
     const N = 10_000
     const har = bigHar(N)
     const dir = mkdtempSync(join(tmpdir(), 'ds-har-'))
