@@ -22,6 +22,10 @@
 //      DevTools: from the page's fetch finished to the request listed, its first rows and its
 //      final reply in the panel (first rows ≤ 1 s after it is listed), and the panel's longest
 //      task meanwhile (≤ 200 ms). --extension runs e alone.
+//   f, g, h. (bench/heavy.ts, issue 33) a 10 MB frame shown and selected, "show all" on a
+//      1,000,000-character reply, a 10,000-entry HAR given as a file (first row ≤ 500 ms, all
+//      rows ≤ 3× the CLI's reading of it in the same run); the longest task ≤ 200 ms in each.
+//      --heavy runs f, g, h alone.
 // Times are taken in the page (performance.now), at the animation frame that shows the result.
 // Not part of `npm test`: timed checks belong here.
 
@@ -35,6 +39,7 @@ import { CHROMIUM, ensurePageBuilt, servePage } from '../test/support/browser.js
 import { generateStream } from './generate.js'
 import { extensionSection } from './extension.js'
 import { brokenFrames, ingestBench, type IngestFigures } from './ingest.js'
+import { heavySection } from './heavy.js'
 
 const args = new Set(process.argv.slice(2))
 const asJson = args.has('--json')
@@ -45,6 +50,8 @@ const onlyIngest = args.has('--ingest')
 const noIngest = args.has('--no-ingest')
 /** --extension: only e (a capture through the extension's HAR path). */
 const onlyExtension = args.has('--extension')
+/** --heavy: only f, g, h (issue 33: a 10 MB frame, show all on 1 M characters, a 10,000-entry HAR; bench/heavy.ts). */
+const onlyHeavy = args.has('--heavy')
 /** e: the largest stream Chrome's DevTools reliably hands to an extension once it has finished. */
 const EXTENSION_BYTES = 9.5e6
 /** d: the OpenAI stream given to the page as a file (bytes). */
@@ -291,6 +298,7 @@ async function main(): Promise<void> {
     // the page opens with a sample: let it load first
     await page.waitForFunction(() => document.querySelector('[data-testid=request-row][data-state=finished]') !== null)
 
+    if (onlyHeavy) { targets.push(...(await heavySection(browser, origin, log, figures))); return report(t0, version, errors) }
     if (onlyExtension) { targets.push(...(await extensionSection(EXTENSION_BYTES, figures, log))); return report(t0, version, errors) }
 
     // d. (first: the renderer has held nothing big yet) ------------------------------------
@@ -355,6 +363,9 @@ async function main(): Promise<void> {
     targets.push({ name: 'c. the reply complete', value: l.replyExact && l.finish === liveWant.finish ? 'exact' : 'differs', pass: l.replyExact && l.finish === liveWant.finish })
     targets.push({ name: 'c. UI updates batched per animation frame', value: `${l.bumps} batches, ${l.mutationBatches} DOM batches / ${l.ticks} frames (${perTick.toFixed(2)} per frame)`, pass: l.bumps <= l.ticks + 1 && l.mutationBatches <= l.ticks + 2 })
     targets.push({ name: 'c. kept up: all shown within 250 ms of the last frame', value: ms(l.caughtUp), pass: l.caughtUp !== null && l.caughtUp <= 250 })
+
+    // f, g, h. (issue 33; bench/heavy.ts) ----------------------------------------------------
+    targets.push(...(await heavySection(browser, origin, log, figures)))
 
     // e. ----------------------------------------------------------------------------------
     targets.push(...(await extensionSection(EXTENSION_BYTES, figures, log)))

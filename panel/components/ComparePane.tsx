@@ -9,6 +9,7 @@ import type { Difference } from '../../src/debug/compare-types.js'
 import { showFrame, usePanel } from '../context.js'
 import { oneLine } from '../format.js'
 import type { ComparisonView } from '../store/index.js'
+import { CompareRequestSelect } from './CompareRequestSelect.js'
 import { PageCompareControls } from './PageCompareControls.js'
 import { VisibleText } from './VisibleText.js'
 
@@ -25,7 +26,7 @@ export function ComparePane() {
   if (!view) return null
   const comparison = store.comparison.value
   const mine = comparison !== null && comparison.id === view.id ? comparison : null
-  const others = store.requests.value.filter((r) => r.id !== view.id)
+  const others = store.requests.value.length - (store.requests.value.some((r) => r.id === view.id) ? 1 : 0)
 
   const compare = () => {
     store.apply({ type: 'compare', id: view.id, against: label === undefined ? { client: text } : { client: text, label } })
@@ -60,13 +61,10 @@ export function ComparePane() {
       />
       <div class="ds-compare-actions">
         <button type="button" class="ds-button" data-testid="compare-run" onClick={compare}>Compare</button>
-        {others.length > 0 && (
+        {others > 0 && (
           <label>
             or diff with{' '}
-            <select aria-label="Another request to compare with" data-testid="compare-request" value="" onChange={(e) => compareRequest((e.target as HTMLSelectElement).value)}>
-              <option value="">another request…</option>
-              {others.map((r) => <option key={r.id} value={r.id}>{oneLine(`${r.method} ${r.path}`, 60)} ({r.frames} frame{r.frames === 1 ? '' : 's'})</option>)}
-            </select>
+            <CompareRequestSelect id={view.id} onPick={compareRequest} />
           </label>
         )}
         {mine && <button type="button" class="ds-link" data-testid="compare-clear" onClick={() => store.apply({ type: 'compare-clear' })}>clear</button>}

@@ -5,7 +5,15 @@
 import { formatBytes, formatClock } from '../format.js'
 import { usePanel } from '../context.js'
 import { JsonTree } from './JsonTree.js'
+import { LongText } from './LongText.js'
 import { VisibleText } from './VisibleText.js'
+
+/** Characters of a broken frame's data shown before the error (the rest: Copy data). */
+const BEFORE_ERROR = 2_000
+
+function Before({ text, cut }: { text: string; cut: number }) {
+  return <>{cut > 0 && <span class="ds-cut" data-testid="long-cut-before" contentEditable={false} style={{ userSelect: 'none' }}>… {cut.toLocaleString('en')} characters before (Copy data has them) … </span>}<VisibleText text={text} /></>
+}
 
 export function FrameDetail({ seq }: { seq: number }) {
   const { store, shell, ui } = usePanel()
@@ -42,14 +50,14 @@ export function FrameDetail({ seq }: { seq: number }) {
             </p>
             <div class="ds-section-label">data, at the error</div>
             <pre class="ds-raw">
-              <VisibleText text={frame.data.slice(0, error.position)} />
+              <Before text={frame.data.slice(Math.max(0, error.position - BEFORE_ERROR), error.position)} cut={Math.max(0, error.position - BEFORE_ERROR)} />
               <span class="caret"><VisibleText text={frame.data.slice(error.position, error.position + 1) || ' '} /></span>
-              <VisibleText text={frame.data.slice(error.position + 1)} />
+              <LongText text={frame.data.slice(error.position + 1)} copyText={frame.data} what={`frame ${seq}'s data`} />
             </pre>
           </>
         )}
         <div class="ds-section-label">raw</div>
-        <pre class="ds-raw" data-testid="frame-raw"><VisibleText text={frame.raw} /></pre>
+        <pre class="ds-raw" data-testid="frame-raw"><LongText text={frame.raw} what={`frame ${seq}'s raw text`} /></pre>
         {frame.kind === 'data' && (
           <>
             <div class="ds-section-label">JSON</div>

@@ -1,6 +1,8 @@
 // A collapsible JSON tree. Values are rendered as text; children are built only when opened.
 
-import { useState } from 'preact/hooks'
+import { useMemo, useState } from 'preact/hooks'
+import { DISPLAY_CUT } from '../long-text.js'
+import { LongText } from './LongText.js'
 import { VisibleText } from './VisibleText.js'
 
 const MAX_CHILDREN = 200
@@ -70,7 +72,13 @@ function JsonNode({ name, value, depth }: { name: string | null; value: unknown;
 }
 
 function Primitive({ value }: { value: unknown }) {
-  if (typeof value === 'string') return <span class="ds-json-string"><VisibleText text={JSON.stringify(value)} /></span>
+  if (typeof value === 'string') return value.length > DISPLAY_CUT ? <LongString value={value} /> : <span class="ds-json-string"><VisibleText text={JSON.stringify(value)} /></span>
   if (typeof value === 'number') return <span class="ds-json-number">{String(value)}</span>
   return <span class="ds-json-literal">{String(value)}</span>
+}
+
+/** A long string value: its JSON cut for display; copy all gives the string itself. */
+function LongString({ value }: { value: string }) {
+  const json = useMemo(() => JSON.stringify(value), [value])
+  return <span class="ds-json-string" data-testid="json-long-string"><LongText text={json} copyText={value} what="string" /></span>
 }

@@ -16,6 +16,7 @@ import {
 import { REQUEST_COLUMNS, type RequestColumn } from '../request-columns.js'
 import { openMenu } from './Menu.js'
 import { RequestRowView } from './RequestRowView.js'
+import { RowGroups } from './RowGroups.js'
 import { revealIn } from './scroll.js'
 
 export function RequestList() {
@@ -94,16 +95,16 @@ export function RequestList() {
         style={{ '--ds-req-cols': columns }}
         onKeyDown={onKeyDown}
       >
-        {rows.map((row) => (
+        <RowGroups rows={rows} selected={selected} extra={firstStart} render={(row, isSelected) => (
           <RequestRowView
             key={row.id}
             row={row}
             firstStart={firstStart}
-            selected={row.id === selected}
+            selected={isSelected}
             onSelect={() => store.select(row.id)}
             onMenu={(e) => openMenu(ui, e, `Request ${row.path}`, requestMenu(ctx, row.id, row.url, e), undefined, listRef.current)}
           />
-        ))}
+        )} />
         {all === 0 && <div class="ds-empty">No streaming request yet. Streams (SSE, NDJSON) appear here as the page makes them.</div>}
         {all > 0 && rows.length === 0 && <div class="ds-empty">No request matches the filter.</div>}
       </div>

@@ -9,7 +9,8 @@ import type { ReplyToolCall } from '../../src/library.js'
 import { alignJson } from '../json-align.js'
 import type { FieldRef } from '../provenance.js'
 import type { Highlight } from '../store/index.js'
-import { TracedText } from './TracedText.js'
+import { TEXT_WINDOW, TracedText } from './TracedText.js'
+import { LongText } from './LongText.js'
 import { VisibleText } from './VisibleText.js'
 
 interface Props {
@@ -59,7 +60,7 @@ export function ToolCallView({ call, field, marks, found = NONE, partial, growin
             <TracedText testid="tool-arguments-pretty" mono text={pretty} field={field} marks={toPretty(marks)} found={toPretty(found)} toField={align.toRaw} />
           </div>
         ) : (
-          <pre class="ds-text mono" data-testid="tool-arguments-pretty"><VisibleText text={pretty} /></pre>
+          <pre class="ds-text mono" data-testid="tool-arguments-pretty"><LongText text={pretty} limit={TEXT_WINDOW} what="arguments" /></pre>
         )}
       </div>
     </div>

@@ -2,7 +2,7 @@
 // more lightly, the text the frames a search matched produced), and a click on a character
 // selects the frame that produced it. Text only, never markup.
 
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { showFrame, usePanel } from '../context.js'
 import { formatCount } from '../format.js'
 import type { FieldRef } from '../provenance.js'
@@ -11,6 +11,7 @@ import { revealIn } from './scroll.js'
 import { textWindow, type TextPiece } from '../text-pieces.js'
 import { VisibleText } from './VisibleText.js'
 import { characterAt } from './caret.js'
+import { ProgressiveText, type StepPiece } from './ProgressiveText.js'
 
 interface Props {
   text: string
@@ -62,6 +63,9 @@ export function TracedText({ text, field, marks, found = NONE, toField, testid, 
   const shown = from === 0 && to === text.length ? text : textWindow(text, from, to, pieces)
   const shift = (list: Highlight[]) => (from === 0 ? list : list.map((m) => ({ ...m, start: m.start - from, end: m.end - from })))
   const segments = split(shown, shift(marks), shift(found))
+  // shown in full and long: laid out in steps, one per animation frame (ProgressiveText)
+  const progressive = from === 0 && to === text.length && text.length > TEXT_WINDOW && !growing
+  const steps = useMemo(() => (progressive ? segments.map(stepPiece) : null), [progressive, shown, marks, found])
 
   useEffect(() => {
     if (!marked) return
@@ -88,22 +92,41 @@ export function TracedText({ text, field, marks, found = NONE, toField, testid, 
         </button>
       )}
       <div ref={ref} class={`ds-text${mono ? ' mono' : ''}`} data-testid={testid} onClick={onClick} title="Click a character to find the frame that sent it">
-        {segments.map((s, i) => (
+        {steps ? <ProgressiveText pieces={steps} /> : segments.map((s, i) => (
           s.mark ? <mark key={i}><VisibleText text={s.text} /></mark>
             : s.found ? <mark key={i} class="ds-found" data-testid="found-mark"><VisibleText text={s.text} /></mark>
               : <VisibleText key={i} text={s.text} />
         ))}
       </div>
       {to < text.length && (
-        <button type="button" class="ds-link ds-more" onClick={() => setExpanded(true)}>
+        <button type="button" class="ds-link ds-more" data-testid="text-show-all" onClick={() => setExpanded(true)}>
           … {formatCount(text.length - to)} more character{text.length - to === 1 ? '' : 's'}: show all
         </button>
       )}
+      {(from > 0 || to < text.length || text.length > TEXT_WINDOW) && <CopyAll text={text} />}
     </>
   )
 }
 
 interface Segment { text: string; mark: boolean; found: boolean }
+
+function stepPiece(s: Segment): StepPiece {
+  return s.mark ? { text: s.text, mark: '' } : s.found ? { text: s.text, mark: 'ds-found', testid: 'found-mark' } : { text: s.text }
+}
+
+/** The whole text to the clipboard, whatever is shown of it. */
+function CopyAll({ text }: { text: string }) {
+  const { shell, ui } = usePanel()
+  const copy = async () => {
+    try {
+      await shell.copy(text)
+      ui.status.value = `Copied all ${formatCount(text.length)} characters`
+    } catch {
+      ui.status.value = 'Copy failed'
+    }
+  }
+  return <button type="button" class="ds-link ds-more" data-testid="text-copy-all" onClick={() => void copy()}>copy all {formatCount(text.length)} characters</button>
+}
 
 /** Ranges clipped to the text, sorted. */
 function clip(text: string, marks: Highlight[]): Array<[number, number]> {

@@ -27,8 +27,14 @@ export function diffList<T>(prev: readonly T[] | null, next: readonly T[]): List
     const set: Array<[number, T]> = []
     for (let i = 0; i < next.length; i++) if (next[i] !== prev[i]) set.push([i, next[i]!])
     if (set.length === 0) return null
-    if (set.length * 4 < next.length) return { set }
+    // the changed entries only, unless every one changed: the receiver keeps the others' objects (a list's rows re-render only where they changed)
+    if (set.length < next.length) return { set }
   }
+  // entries inserted before the last ones (10,000 imported requests listed before a later one): what follows the common start
+  let keep = 0
+  const common = Math.min(prev.length, next.length)
+  while (keep < common && prev[keep] === next[keep]) keep++
+  if (keep > 0) return { keep, add: next.slice(keep) }
   return { whole: next.slice() }
 }
 

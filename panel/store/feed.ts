@@ -64,16 +64,20 @@ export function feedStreams(
     let turn = performance.now()
     const report = () => options.onProgress?.({ done, total })
     report()
-    for (const s of streams) {
-      emit({ type: 'request', request: s.request })
-      options.onRequest?.(s)
-      if (s.request.id === options.select) emit({ type: 'select', id: s.request.id })
-    }
     const pace = async () => {
       if (performance.now() - turn <= BUDGET_MS) return
       report()
       await yieldToBrowser()
       turn = performance.now()
+    }
+    // every request listed first (10,000 from one HAR: a few thousand a turn, so the list grows as they come)
+    for (let i = 0; i < streams.length; i++) {
+      const s = streams[i]!
+      if (cancelled) return
+      emit({ type: 'request', request: s.request })
+      options.onRequest?.(s)
+      if (s.request.id === options.select) emit({ type: 'select', id: s.request.id })
+      if (i % 64 === 63) await pace()
     }
     for (const s of streams) {
       if (s.body) {
