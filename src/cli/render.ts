@@ -48,9 +48,30 @@ export function clipStart(text: string, max: number): string {
   return text.length <= max ? text : '…' + text.slice(text.length - Math.max(0, max - 1))
 }
 
+/**
+ * A line of output; one longer than LONG_LINE stays in pieces (gutter, text), written one
+ * after the other: joined, a one-byte text of 200 MB behind the gutter's '│' would become a
+ * two-byte string of 400 MB.
+ */
+export type Line = string | readonly string[]
+const LONG_LINE = 1 << 20
+
 /** Text under a gutter, so where it starts and ends is plain. */
-function block(text: string, indent: string, s: Style, paint: (t: string) => string = (t) => t): string[] {
-  return safeText(text).split('\n').map((line) => indent + (line === '' ? s.dim(GUTTER.trimEnd()) : s.dim(GUTTER) + paint(line)))
+function block(text: string, indent: string, s: Style, paint: (t: string) => string = (t) => t): Line[] {
+  return safeText(text).split('\n').map((line) => {
+    if (line === '') return indent + s.dim(GUTTER.trimEnd())
+    return line.length > LONG_LINE ? [indent + s.dim(GUTTER), paint(line)] : indent + s.dim(GUTTER) + paint(line)
+  })
+}
+
+/** The lines as the pieces of one text, each line ended by a newline (a long line's pieces are not joined). */
+export function linesToParts(lines: readonly Line[]): string[] {
+  const parts: string[] = []
+  for (const line of lines) {
+    if (typeof line === 'string') parts.push(line + '\n')
+    else parts.push(...line, '\n')
+  }
+  return parts
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
@@ -71,13 +92,18 @@ function more(n: number, what: string): string[] {
 
 /** `deltascope merge`: the verdict line, each choice, usage, then what went wrong. */
 export function renderReply(view: ReplyView, s: Style = PLAIN): string {
+  return renderReplyParts(view, s).join('')
+}
+
+/** renderReply's text in pieces, for writing a reply of any length without joining it. */
+export function renderReplyParts(view: ReplyView, s: Style = PLAIN): string[] {
   const { reply } = view
-  const out: string[] = [header(reply, s)]
+  const out: Line[] = [header(reply, s)]
   if (reply.choices.length === 0) out.push('', s.dim('(no choice was rebuilt)'))
   for (const choice of reply.choices) out.push('', ...renderChoice(choice, s))
   if (reply.usage !== null) out.push('', s.bold('usage'), ...renderUsage(reply.usage))
   out.push(...problems(view, s))
-  return out.join('\n') + '\n'
+  return linesToParts(out)
 }
 
 /** The end of `deltascope frames`: the verdict line and what went wrong, without the reply. */
@@ -101,8 +127,8 @@ function header(reply: Reply, s: Style): string {
   return parts.join(' · ')
 }
 
-function renderChoice(c: ReplyChoice, s: Style): string[] {
-  const out = [s.bold(`choice ${c.index}`) + (c.role !== null ? ` · ${safeLine(c.role)}` : '')]
+function renderChoice(c: ReplyChoice, s: Style): Line[] {
+  const out: Line[] = [s.bold(`choice ${c.index}`) + (c.role !== null ? ` · ${safeLine(c.role)}` : '')]
   const empty = c.content === '' && c.reasoning === '' && c.refusal === '' && c.toolCalls.length === 0
   if (c.reasoning !== '') out.push('  ' + s.magenta('reasoning'), ...block(c.reasoning, '  ', s, s.dim))
   if (c.content !== '') out.push('  ' + s.cyan('content'), ...block(c.content, '  ', s))
@@ -113,11 +139,11 @@ function renderChoice(c: ReplyChoice, s: Style): string[] {
   return out
 }
 
-function renderToolCall(call: ReplyToolCall, s: Style): string[] {
+function renderToolCall(call: ReplyToolCall, s: Style): Line[] {
   const head = [`tool call ${call.index}`, call.name === null ? s.dim('(no name)') : s.bold(safeLine(call.name))]
   if (call.type !== null && call.type !== 'function') head.push(safeLine(call.type))
   if (call.id !== null) head.push(`id ${safeLine(call.id)}`)
-  const out = ['  ' + s.cyan(head[0]!) + ' · ' + head.slice(1).join(' · ')]
+  const out: Line[] = ['  ' + s.cyan(head[0]!) + ' · ' + head.slice(1).join(' · ')]
   if (call.argumentsError === null) {
     // arguments nested deeper than JSON.stringify reaches are shown as received
     let pretty: string

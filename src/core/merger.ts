@@ -161,6 +161,7 @@ class StreamMerger implements Merger {
     const bytes = body.bytes(this.processed, body.length)
     this.processed = body.length
     this.decoder.bytes(bytes)
+    this.store.releaseDecoded(this.processed)
     this.framer.clearPieces()
     this.router.accumulator.settle()
   }
