@@ -10,14 +10,42 @@ import { toJson } from './json.js'
 import { renderComparison, renderDiagnosis, renderTiming } from './report.js'
 import { fixtureOf, rawRecording, readWhole, recordingOptions, timedChunks, withFlags, type Source } from './source.js'
 import type { Style } from './style.js'
+import { BIG_INPUT, collect, collectAfter } from './memory.js'
 
 /** The input as a Recording, whatever it was; a raw body keeps its bytes for a reference too. */
 export async function recordingOf(source: Source, flags: MergeOptions): Promise<{ recording: Recording; body: Uint8Array | null }> {
   if (source.kind === 'raw') {
     const body = await readWhole(source.chunks, source.file)
+    collectAfter(body.length)
     return { recording: rawRecording(source.file, body, flags), body }
   }
   return { recording: withFlags(source.recording, flags), body: null }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/**
+ * The recording of a big raw body with its bytes as text, when they are valid UTF-8 (a BOM
+ * kept: the merger drops it as it does from bytes). A merger pushed bytes copies them and
+ * decodes them in 64 KiB pieces, joined again for a frame that spans them; pushed one string,
+ * it keeps the UTF-8 and hands the text on whole, so a single frame of 200 MB is sliced from
+ * it, not joined. Invalid UTF-8 stays bytes: its replacement characters are diagnosed.
+ */
+async function textRecordingOf(source: Source, flags: MergeOptions): Promise<Recording> {
+  const read = await recordingOf(source, flags)
+  if (read.body === null || read.body.length < BIG_INPUT) return read.recording
+  let text: string
+  try {
+    text = strictUtf8.decode(read.body)
+  } catch {
+    return read.recording
+  }
+  // the bytes are dropped before the merge: its peak is the text's, not both
+  const out = { ...read.recording, chunks: [{ data: text, t: null }] }
+  read.body = null
+  read.recording = out
+  collect()
+  return out
 }
 
 export async function checkCommand(source: Source, args: StreamArgs & { against: string }, out: Output, style: Style): Promise<number> {
@@ -29,8 +57,10 @@ export async function checkCommand(source: Source, args: StreamArgs & { against:
   if (body !== null) {
     reference = body
     const merger = createMerger(args.options)
-    merger.push(body)
+    // nothing changes the body read whole: kept as it is, not copied
+    merger.pushOwned(body)
     merged = { merger, reply: merger.end() }
+    collectAfter(body.length)
   } else {
     const asIs = source.kind === 'fixture' && !hasFlags(args.options) ? fixtureOf(source) : null
     reference = asIs ?? toFixture(recording, { includeCredentials: true })
@@ -55,12 +85,13 @@ export async function checkCommand(source: Source, args: StreamArgs & { against:
 export async function diagnoseCommand(
   source: Source, args: StreamArgs & { stallMs: number | null }, out: Output, style: Style,
 ): Promise<number> {
-  const { recording } = await recordingOf(source, args.options)
+  const recording = await textRecordingOf(source, args.options)
   const { diagnose } = await import('../debug/diagnose.js')
   const diagnostics = diagnose(recording, args.stallMs === null ? {} : { stallMs: args.stallMs })
   if (args.json) await out.write(toJson({ diagnostics }, 2) + '\n')
   else {
     // where each frame starts in the file, and what merge lists beside: a second, cheap pass (no body kept)
+    collectAfter(recordingSize(recording))
     const { merger, reply } = replay(recording, false)
     const lineOf = (seq: number) => (seq >= 0 && seq < merger.frameCount ? merger.frameInfo(seq).line : null)
     await out.write(renderDiagnosis(diagnostics, style, lineOf, { brokenFrames: reply.errors.length, streamErrors: merger.streamErrors().length }))
@@ -71,7 +102,7 @@ export async function diagnoseCommand(
 export async function timingCommand(
   source: Source, args: StreamArgs & { stallMs: number | null }, out: Output, style: Style,
 ): Promise<number> {
-  const { recording } = await recordingOf(source, args.options)
+  const recording = await textRecordingOf(source, args.options)
   const { timing } = await import('../debug/timing.js')
   const figures = timing(recording, args.stallMs === null ? {} : { stallMs: args.stallMs })
   if (args.json) await out.write(toJson(figures, 2) + '\n')
@@ -87,6 +118,11 @@ function replay(recording: Recording, retainBody = true): { merger: Merger; repl
     else merger.push(c.data, c.t)
   }
   return { merger, reply: merger.end() }
+}
+
+/** The recording's size in characters or bytes (enough to tell a big input). */
+function recordingSize(recording: Recording): number {
+  return recording.chunks.reduce((n, c) => n + c.data.length, 0)
 }
 
 export function hasFlags(flags: MergeOptions): boolean {

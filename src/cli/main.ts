@@ -94,6 +94,9 @@ async function framesCommand(input: Feed, args: StreamArgs, out: Output, style: 
   const flush = async () => {
     const rows: string[] = []
     for (; next < merger.frameCount; next++) {
+      // a frame is built again from its bytes (its text, its JSON): the merge's own copies of a giant one are collected first
+      const info = merger.frameInfo(next)
+      collectAfter(info.byteEnd - info.byteStart)
       const frame = merger.frame(next)
       rows.push(json ? (next === 0 ? '\n' : ',\n') + frameJson(frame) : renderFrameRow(frame, style))
     }

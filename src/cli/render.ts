@@ -313,7 +313,9 @@ export function frameSummary(frame: Frame, width = SUMMARY_WIDTH): string {
       return true
     }
     if (key === 'type' && typeof value === 'string') return add(value, key)
-    const text = typeof value === 'string' ? JSON.stringify(value) : String(value)
+    // a string longer than the summary is cut before it is quoted: its first characters are all
+    // that is shown (a longer quoted prefix than `width` still ends the walk, as the whole would)
+    const text = typeof value === 'string' ? JSON.stringify(value.length > width + 1 ? value.slice(0, width + 1) : value) : String(value)
     return add(key === null ? text : `${key}:${text}`, key)
   }
   walk(frame.json, null, true)
