@@ -31,34 +31,34 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
  * it keeps the UTF-8 and hands the text on whole, so a single frame of 200 MB is sliced from
  * it, not joined. Invalid UTF-8 stays bytes: its replacement characters are diagnosed.
  */
-async function textRecordingOf(source: Source, flags: MergeOptions): Promise<Recording> {
-  const read = await recordingOf(source, flags)
-  if (read.body === null || read.body.length < BIG_INPUT) return read.recording
+async function textRecordingOf(source: Source, flags: MergeOptions): Promise<{ recording: Recording; body: string | Uint8Array | null }> {
+  const read: { recording: Recording; body: string | Uint8Array | null } = await recordingOf(source, flags)
+  if (read.body === null || read.body.length < BIG_INPUT) return read
   let text: string
   try {
-    text = strictUtf8.decode(read.body)
+    text = strictUtf8.decode(read.body as Uint8Array)
   } catch {
-    return read.recording
+    return read
   }
   // the bytes are dropped before the merge: its peak is the text's, not both
-  const out = { ...read.recording, chunks: [{ data: text, t: null }] }
-  read.body = null
-  read.recording = out
+  read.recording = { ...read.recording, chunks: [{ data: text, t: null }] }
+  read.body = text
   collect()
-  return out
+  return read
 }
 
 export async function checkCommand(source: Source, args: StreamArgs & { against: string }, out: Output, style: Style): Promise<number> {
   const result = await readResult(args.against)
-  const { recording, body } = await recordingOf(source, args.options)
+  const { recording, body } = await textRecordingOf(source, args.options)
   // the reference: a fixture keeps the network chunks (causes can name reads); a raw body is merged as it is
-  let reference: Fixture | Uint8Array
+  let reference: Fixture | string | Uint8Array
   let merged: { merger: Merger; reply: Reply }
   if (body !== null) {
     reference = body
     const merger = createMerger(args.options)
     // nothing changes the body read whole: kept as it is, not copied
-    merger.pushOwned(body)
+    if (typeof body === 'string') merger.push(body)
+    else merger.pushOwned(body)
     merged = { merger, reply: merger.end() }
     collectAfter(body.length)
   } else {
@@ -85,7 +85,7 @@ export async function checkCommand(source: Source, args: StreamArgs & { against:
 export async function diagnoseCommand(
   source: Source, args: StreamArgs & { stallMs: number | null }, out: Output, style: Style,
 ): Promise<number> {
-  const recording = await textRecordingOf(source, args.options)
+  const { recording } = await textRecordingOf(source, args.options)
   const { diagnose } = await import('../debug/diagnose.js')
   const diagnostics = diagnose(recording, args.stallMs === null ? {} : { stallMs: args.stallMs })
   if (args.json) await out.write(toJson({ diagnostics }, 2) + '\n')
@@ -102,7 +102,7 @@ export async function diagnoseCommand(
 export async function timingCommand(
   source: Source, args: StreamArgs & { stallMs: number | null }, out: Output, style: Style,
 ): Promise<number> {
-  const recording = await textRecordingOf(source, args.options)
+  const { recording } = await textRecordingOf(source, args.options)
   const { timing } = await import('../debug/timing.js')
   const figures = timing(recording, args.stallMs === null ? {} : { stallMs: args.stallMs })
   if (args.json) await out.write(toJson(figures, 2) + '\n')
