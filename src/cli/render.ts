@@ -204,9 +204,25 @@ function renderBrokenFrames(view: ReplyView, s: Style): string[] {
 
 /** A frame's raw text under a gutter: its first `max` lines, each clipped in the middle to 200 characters. */
 export function rawLines(raw: string, indent: string, s: Style = PLAIN, max = 3): string[] {
-  const lines = raw.replace(/(\r\n|\r|\n)$/, '').split(/\r\n|\r|\n/)
-  const out = lines.slice(0, max).map((line) => indent + s.dim(GUTTER) + safeLine(middleClip(line, 200)))
-  if (lines.length > max) out.push(indent + s.dim(GUTTER + `… ${plural(lines.length - max, 'more line')}`))
+  // lines found by indexOf and sliced, never replaced or split: a frame of 200 MB shown in a
+  // few clipped lines is not copied whole, twice
+  const shown: string[] = []
+  let count = 0
+  const end = raw.endsWith('\r\n') ? raw.length - 2 : raw.endsWith('\n') || raw.endsWith('\r') ? raw.length - 1 : raw.length
+  let lf = -1
+  let cr = -1
+  for (let at = 0; ;) {
+    // each kind of break searched for again only once passed (a body without CR is scanned once)
+    if (lf !== end && lf < at) { lf = raw.indexOf('\n', at); if (lf < 0 || lf > end) lf = end }
+    if (cr !== end && cr < at) { cr = raw.indexOf('\r', at); if (cr < 0 || cr > end) cr = end }
+    const next = Math.min(lf, cr)
+    const eol = next >= end ? -1 : next
+    if (count++ < max) shown.push(raw.slice(at, eol < 0 ? end : eol))
+    if (eol < 0) break
+    at = raw.startsWith('\r\n', eol) ? eol + 2 : eol + 1
+  }
+  const out = shown.map((line) => indent + s.dim(GUTTER) + safeLine(middleClip(line, 200)))
+  if (count > max) out.push(indent + s.dim(GUTTER + `… ${plural(count - max, 'more line')}`))
   return out
 }
 

@@ -13,7 +13,7 @@ import { readSseBlock } from './sse.js'
 import type { BodyReader, Frame, FrameEntry, FrameError, FrameInfo, FrameKind, JsonSyntaxError, Transport } from './types.js'
 
 /** Decoded bytes held before a merger with a body reader drops them (releaseDecoded). */
-const HELD_WITH_READER = 1 << 22
+const HELD_WITH_READER = 1 << 20
 
 export class FrameStore {
   readonly body: BodyBytes
@@ -77,7 +77,7 @@ export class FrameStore {
   }
 
   /**
-   * With a reader, bytes already decoded are dropped once more than HELD_WITH_READER (4 MiB) of them
+   * With a reader, bytes already decoded are dropped once more than HELD_WITH_READER (1 MiB) of them
    * are held, even inside a frame not yet complete: its text is read back from the reader when
    * asked for, so a single frame of hundreds of MB is held once (as the text the framer joins)
    * and not also as bytes. Below that, they stay: reading back is a call to the caller.
