@@ -4,6 +4,7 @@
 
 import { toFixture, type Fixture, type Recording } from '../exchange/index.js'
 import { createMerger, type LibraryMergeOptions as MergeOptions, type Merger, type Reply } from '../library.js'
+import type { Comparison } from '../debug/compare-types.js'
 import type { StreamArgs } from './args.js'
 import { readText, type Output } from './io.js'
 import { toJson } from './json.js'
@@ -11,6 +12,7 @@ import { renderComparison, renderDiagnosis, renderTiming } from './report.js'
 import { fixtureOf, rawRecording, readWhole, recordingOptions, timedChunks, withFlags, type Source } from './source.js'
 import type { Style } from './style.js'
 import { BIG_INPUT, collect, collectAfter } from './memory.js'
+import { outlineOf } from './outline.js'
 
 /** The input as a Recording, whatever it was; a raw body keeps its bytes for a reference too. */
 export async function recordingOf(source: Source, flags: MergeOptions): Promise<{ recording: Recording; body: Uint8Array | null }> {
@@ -49,37 +51,57 @@ async function textRecordingOf(source: Source, flags: MergeOptions): Promise<{ r
 
 export async function checkCommand(source: Source, args: StreamArgs & { against: string }, out: Output, style: Style): Promise<number> {
   const result = await readResult(args.against)
-  const { recording, body } = await textRecordingOf(source, args.options)
-  // the reference: a fixture keeps the network chunks (causes can name reads); a raw body is merged as it is
-  let reference: Fixture | string | Uint8Array
-  let merged: { merger: Merger; reply: Reply }
-  if (body !== null) {
-    reference = body
-    const merger = createMerger(args.options)
-    // nothing changes the body read whole: kept as it is, not copied
-    if (typeof body === 'string') merger.push(body)
-    else merger.pushOwned(body)
-    merged = { merger, reply: merger.end() }
-    collectAfter(body.length)
-  } else {
-    const asIs = source.kind === 'fixture' && !hasFlags(args.options) ? fixtureOf(source) : null
-    reference = asIs ?? toFixture(recording, { includeCredentials: true })
-    merged = replay(recording)
-  }
-  const { merger, reply } = merged
-  const { compareReply } = await import('../debug/compare.js')
-  const comparison = compareReply(reference, result, { mergeOptions: args.options })
+  // printed beside the comparison: a big file's outline, merged before its body is read whole
+  const outline = !args.json && source.kind === 'raw' ? await outlineOf(source.file, args.options) : null
+  // with an outline the body is not needed after the comparison: none is kept, and it is collected before the output
+  const { comparison, input } = await compared(source, args.options, result, outline === null)
   if (args.json) {
     await out.write(toJson(comparison, 2) + '\n')
-  } else {
-    const frameOf = (seq: number) => {
-      if (!Number.isInteger(seq) || seq < 0 || seq >= merger.frameCount) return null
-      const f = merger.frame(seq)
-      return { line: f.line, raw: f.raw }
-    }
-    await out.write(renderComparison({ comparison, reply, frameOf }, style))
+    return comparison.equal ? 0 : 1
   }
+  // the reply's shape and frames, from the outline or merged again (the reference's merger is not returned)
+  let view: { reply: Reply; frameOf: (seq: number) => { line: number; raw: string } | null }
+  if (outline !== null || input === null) {
+    collect()
+    view = outline!
+  } else {
+    const { recording, body } = input
+    const { merger, reply } = body !== null ? mergeBody(body, args.options) : replay(recording)
+    view = {
+      reply,
+      frameOf: (seq) => {
+        if (!Number.isInteger(seq) || seq < 0 || seq >= merger.frameCount) return null
+        const f = merger.frame(seq)
+        return { line: f.line, raw: f.raw }
+      },
+    }
+  }
+  await out.write(renderComparison({ comparison, ...view }, style))
   return comparison.equal ? 0 : 1
+}
+
+/** The comparison with the reference the input makes; the input itself too when `keep`. */
+async function compared(
+  source: Source, flags: MergeOptions, result: unknown, keep: boolean,
+): Promise<{ comparison: Comparison; input: { recording: Recording; body: string | Uint8Array | null } | null }> {
+  const input = await textRecordingOf(source, flags)
+  // the reference: a fixture keeps the network chunks (causes can name reads); a raw body is merged as it is
+  let reference: Fixture | string | Uint8Array
+  if (input.body !== null) reference = input.body
+  else {
+    const asIs = source.kind === 'fixture' && !hasFlags(flags) ? fixtureOf(source) : null
+    reference = asIs ?? toFixture(input.recording, { includeCredentials: true })
+  }
+  const { compareReply } = await import('../debug/compare.js')
+  return { comparison: compareReply(reference, result, { mergeOptions: flags }), input: keep ? input : null }
+}
+
+/** A raw body merged as it is (bytes read whole are not changed afterwards: kept without a copy). */
+function mergeBody(body: string | Uint8Array, options: MergeOptions): { merger: Merger; reply: Reply } {
+  const merger = createMerger(options)
+  if (typeof body === 'string') merger.push(body)
+  else merger.pushOwned(body)
+  return { merger, reply: merger.end() }
 }
 
 export async function diagnoseCommand(
