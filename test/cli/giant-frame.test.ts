@@ -4,8 +4,8 @@
 // and its text is the reply, so three copies of it are what any reader needs (its source, the
 // line, the parsed value); the rest of the bound is Node itself. Peak RSS is read by each
 // child on exit (test/cli/maxrss.mjs); it depends on allocations, not on time or load.
-// Before the fix, on this input: merge 398 MB, frames 353, diagnose 349, check 467, timing
-// 306 (the bound is 214 MiB); on 200 MB, merge 1.66 GB, check 2.05 GB.
+// Before the fix, on this input: merge 388 MiB, frames 345, diagnose 341, check 456, timing
+// 299 (the bound is 214 MiB); on 200 MB (bench/cli-memory.ts), merge 1.7 GB, check 2.1 GB.
 
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -74,8 +74,8 @@ describe(`one frame of ${SIZE} bytes on one line, no newline: peak RSS ≤ 3 × 
     })
   }
 
-  // the reference is merged by compareReply, which keeps its body: check holds the text, that
-  // merger's copy of its bytes and the reply, the outline of the frames merged apart beforehand
+  // at 40 MB check stays within the bound; at 200 MB it does not yet (811 MB for 700: the
+  // reference's expected text, the frame's bytes read back and its raw text, when it is shown)
   it('check', async () => {
     const r = await runCli(['check', file, '--against', result], { nodeArgs: PRELOAD, discardStdout: true })
     expect(r.code, r.stderr).toBe(1)
