@@ -8,7 +8,7 @@ import type { Comparison } from '../debug/compare-types.js'
 import type { StreamArgs } from './args.js'
 import { readText, type Output } from './io.js'
 import { toJson } from './json.js'
-import { renderComparison, renderDiagnosis, renderTiming } from './report.js'
+import { renderComparison, renderDiagnosis, renderTiming, type ComparisonView } from './report.js'
 import { fixtureOf, rawRecording, readWhole, recordingOptions, timedChunks, withFlags, type Source } from './source.js'
 import type { Style } from './style.js'
 import { BIG_INPUT, collect, collectAfter } from './memory.js'
@@ -60,7 +60,7 @@ export async function checkCommand(source: Source, args: StreamArgs & { against:
     return comparison.equal ? 0 : 1
   }
   // the reply's shape and frames, from the outline or merged again (the reference's merger is not returned)
-  let view: { reply: Reply; frameOf: (seq: number) => { line: number; raw: string } | null }
+  let view: { reply: Reply; frameOf: NonNullable<ComparisonView['frameOf']> }
   if (outline !== null || input === null) {
     collect()
     view = outline!

@@ -204,6 +204,17 @@ function renderBrokenFrames(view: ReplyView, s: Style): string[] {
 
 /** A frame's raw text under a gutter: its first `max` lines, each clipped in the middle to 200 characters. */
 export function rawLines(raw: string, indent: string, s: Style = PLAIN, max = 3): string[] {
+  return renderRawLines(rawLineParts(raw, max), indent, s, max)
+}
+
+/** The lines of a raw text that are shown (the first `max`, clipped) and how many it has. */
+export interface RawShown {
+  shown: string[]
+  count: number
+}
+
+/** Its lines: the text less one trailing terminator, cut at CRLF, CR or LF. */
+export function rawLineParts(raw: string, max: number): RawShown {
   // lines found by indexOf and sliced, never replaced or split: a frame of 200 MB shown in a
   // few clipped lines is not copied whole, twice
   const shown: string[] = []
@@ -217,17 +228,24 @@ export function rawLines(raw: string, indent: string, s: Style = PLAIN, max = 3)
     if (cr !== end && cr < at) { cr = raw.indexOf('\r', at); if (cr < 0 || cr > end) cr = end }
     const next = Math.min(lf, cr)
     const eol = next >= end ? -1 : next
-    if (count++ < max) shown.push(raw.slice(at, eol < 0 ? end : eol))
+    if (count++ < max) shown.push(middleClip(raw.slice(at, eol < 0 ? end : eol), RAW_LINE))
     if (eol < 0) break
     at = raw.startsWith('\r\n', eol) ? eol + 2 : eol + 1
   }
-  const out = shown.map((line) => indent + s.dim(GUTTER) + safeLine(middleClip(line, 200)))
-  if (count > max) out.push(indent + s.dim(GUTTER + `… ${plural(count - max, 'more line')}`))
+  return { shown, count }
+}
+
+export function renderRawLines(raw: RawShown, indent: string, s: Style, max: number): string[] {
+  const out = raw.shown.map((line) => indent + s.dim(GUTTER) + safeLine(line))
+  if (raw.count > max) out.push(indent + s.dim(GUTTER + `… ${plural(raw.count - max, 'more line')}`))
   return out
 }
 
+/** Characters of a raw line shown: its start and its end beyond. */
+export const RAW_LINE = 200
+
 /** Long lines keep their start and their end (where a truncated frame breaks). */
-function middleClip(line: string, max: number): string {
+export function middleClip(line: string, max: number): string {
   if (line.length <= max) return line
   const head = Math.ceil((max - 3) * 0.55)
   return `${line.slice(0, head)} … ${line.slice(line.length - (max - 3 - head))}`

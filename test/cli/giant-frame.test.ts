@@ -74,8 +74,6 @@ describe(`one frame of ${SIZE} bytes on one line, no newline: peak RSS ≤ 3 × 
     })
   }
 
-  // at 40 MB check stays within the bound; at 200 MB it does not yet (811 MB for 700: the
-  // reference's expected text, the frame's bytes read back and its raw text, when it is shown)
   it('check', async () => {
     const r = await runCli(['check', file, '--against', result], { nodeArgs: PRELOAD, discardStdout: true })
     expect(r.code, r.stderr).toBe(1)
