@@ -11,7 +11,7 @@ import { InputError, Output, packageVersion, readChunks } from './io.js'
 import { readRulesFile } from './rules-file.js'
 import { toJson } from './json.js'
 import { frameJson, renderFrameRow, renderFramesHeader, renderReplyParts, renderSummary, type ReplyView } from './render.js'
-import { collectAfter, fileBodyReader } from './memory.js'
+import { BIG_INPUT, collectAfter, fileBodyReader } from './memory.js'
 import { openSource, recordingOptions, timedChunks, withFlags, type Source } from './source.js'
 import { ANSI, PLAIN, wantsColor, type Style } from './style.js'
 
@@ -95,8 +95,10 @@ async function framesCommand(input: Feed, args: StreamArgs, out: Output, style: 
     const rows: string[] = []
     for (; next < merger.frameCount; next++) {
       // a frame is built again from its bytes (its text, its JSON): the merge's own copies of a giant one are collected first
-      const info = merger.frameInfo(next)
-      collectAfter(info.byteEnd - info.byteStart)
+      if (merger.byteLength >= BIG_INPUT) {
+        const info = merger.frameInfo(next)
+        collectAfter(info.byteEnd - info.byteStart)
+      }
       const frame = merger.frame(next)
       rows.push(json ? (next === 0 ? '\n' : ',\n') + frameJson(frame) : renderFrameRow(frame, style))
     }
