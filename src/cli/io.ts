@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url'
 /** Read size: big enough to keep the per-push cost low, small enough to stay bounded. */
 const CHUNK = 1 << 18
 
+/** Output longer than this is written in slices of this many characters. */
+const WRITE_SLICE = 1 << 20
+
 export class InputError extends Error {}
 
 /** Opens FILE (or stdin for `-`); a missing or unreadable file fails here, before any output. */
@@ -79,9 +82,25 @@ function reason(e: unknown): string {
 export class Output {
   constructor(private readonly stream: NodeJS.WritableStream) {}
 
+  /** Pieces of one text: short ones are joined into writes of up to WRITE_SLICE, long ones written alone, in slices. */
+  async writeParts(parts: readonly string[]): Promise<void> {
+    let run: string[] = []
+    let size = 0
+    for (const part of parts) {
+      if (size + part.length > WRITE_SLICE && run.length > 0) { await this.write(run.join('')); run = []; size = 0 }
+      if (part.length > WRITE_SLICE) { await this.write(part); continue }
+      run.push(part)
+      size += part.length
+    }
+    if (run.length > 0) await this.write(run.join(''))
+  }
+
   async write(text: string): Promise<void> {
-    if (text === '') return
-    if (!this.stream.write(text)) await once(this.stream, 'drain')
+    // a reply of hundreds of MB goes out in slices: no Buffer of all of it beside the text
+    for (let at = 0; at < text.length; at += WRITE_SLICE) {
+      const part = text.length <= WRITE_SLICE ? text : text.slice(at, at + WRITE_SLICE)
+      if (!this.stream.write(part)) await once(this.stream, 'drain')
+    }
   }
 }
 

@@ -10,7 +10,8 @@ import { streamDetails, type StreamDetails } from './details.js'
 import { InputError, Output, packageVersion, readChunks } from './io.js'
 import { readRulesFile } from './rules-file.js'
 import { toJson } from './json.js'
-import { frameJson, renderFrameRow, renderFramesHeader, renderReply, renderSummary, type ReplyView } from './render.js'
+import { frameJson, renderFrameRow, renderFramesHeader, renderReplyParts, renderSummary, type ReplyView } from './render.js'
+import { BIG_INPUT, collectAfter, fileBodyReader } from './memory.js'
 import { openSource, recordingOptions, timedChunks, withFlags, type Source } from './source.js'
 import { ANSI, PLAIN, wantsColor, type Style } from './style.js'
 
@@ -56,7 +57,10 @@ interface Feed {
 
 function feed(source: Source, args: StreamArgs): Feed {
   if (source.kind === 'raw') {
-    return { options: args.options, each: (push) => readChunks(source.chunks, source.file, (c) => push(c, null)) }
+    // a file's bytes are read back from it when asked for, not held while a long frame is read
+    const reader = fileBodyReader(source.file)
+    const options = reader === null ? args.options : { ...args.options, bodyReader: reader }
+    return { options, each: (push) => readChunks(source.chunks, source.file, (c) => push(c, null)) }
   }
   const recording = withFlags(source.recording, args.options)
   return {
@@ -74,9 +78,11 @@ async function mergeCommand(input: Feed, args: StreamArgs, out: Output, style: S
   const merger = createMerger({ ...input.options, retainBody: false })
   await input.each((data, t) => pushTo(merger, data, t))
   const reply = merger.end()
+  collectAfter(merger.byteLength)
   const details = streamDetails(merger)
-  if (args.json) await out.write(toJson(reply, 2) + '\n')
-  else await out.write(renderReply(view(merger, reply, details), style))
+  // the JSON and its newline written apart: joined, the string would be copied once more
+  if (args.json) await out.writeParts([toJson(reply, 2), '\n'])
+  else await out.writeParts(renderReplyParts(view(merger, reply, details), style))
   return exitCode(reply, details)
 }
 
@@ -88,6 +94,11 @@ async function framesCommand(input: Feed, args: StreamArgs, out: Output, style: 
   const flush = async () => {
     const rows: string[] = []
     for (; next < merger.frameCount; next++) {
+      // a frame is built again from its bytes (its text, its JSON): the merge's own copies of a giant one are collected first
+      if (merger.byteLength >= BIG_INPUT) {
+        const info = merger.frameInfo(next)
+        collectAfter(info.byteEnd - info.byteStart)
+      }
       const frame = merger.frame(next)
       rows.push(json ? (next === 0 ? '\n' : ',\n') + frameJson(frame) : renderFrameRow(frame, style))
     }

@@ -48,9 +48,30 @@ export function clipStart(text: string, max: number): string {
   return text.length <= max ? text : '…' + text.slice(text.length - Math.max(0, max - 1))
 }
 
+/**
+ * A line of output; one longer than LONG_LINE stays in pieces (gutter, text), written one
+ * after the other: joined, a one-byte text of 200 MB behind the gutter's '│' would become a
+ * two-byte string of 400 MB.
+ */
+export type Line = string | readonly string[]
+const LONG_LINE = 1 << 20
+
 /** Text under a gutter, so where it starts and ends is plain. */
-function block(text: string, indent: string, s: Style, paint: (t: string) => string = (t) => t): string[] {
-  return safeText(text).split('\n').map((line) => indent + (line === '' ? s.dim(GUTTER.trimEnd()) : s.dim(GUTTER) + paint(line)))
+function block(text: string, indent: string, s: Style, paint: (t: string) => string = (t) => t): Line[] {
+  return safeText(text).split('\n').map((line) => {
+    if (line === '') return indent + s.dim(GUTTER.trimEnd())
+    return line.length > LONG_LINE ? [indent + s.dim(GUTTER), paint(line)] : indent + s.dim(GUTTER) + paint(line)
+  })
+}
+
+/** The lines as the pieces of one text, each line ended by a newline (a long line's pieces are not joined). */
+export function linesToParts(lines: readonly Line[]): string[] {
+  const parts: string[] = []
+  for (const line of lines) {
+    if (typeof line === 'string') parts.push(line + '\n')
+    else parts.push(...line, '\n')
+  }
+  return parts
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
@@ -71,13 +92,18 @@ function more(n: number, what: string): string[] {
 
 /** `deltascope merge`: the verdict line, each choice, usage, then what went wrong. */
 export function renderReply(view: ReplyView, s: Style = PLAIN): string {
+  return renderReplyParts(view, s).join('')
+}
+
+/** renderReply's text in pieces, for writing a reply of any length without joining it. */
+export function renderReplyParts(view: ReplyView, s: Style = PLAIN): string[] {
   const { reply } = view
-  const out: string[] = [header(reply, s)]
+  const out: Line[] = [header(reply, s)]
   if (reply.choices.length === 0) out.push('', s.dim('(no choice was rebuilt)'))
   for (const choice of reply.choices) out.push('', ...renderChoice(choice, s))
   if (reply.usage !== null) out.push('', s.bold('usage'), ...renderUsage(reply.usage))
   out.push(...problems(view, s))
-  return out.join('\n') + '\n'
+  return linesToParts(out)
 }
 
 /** The end of `deltascope frames`: the verdict line and what went wrong, without the reply. */
@@ -101,8 +127,8 @@ function header(reply: Reply, s: Style): string {
   return parts.join(' · ')
 }
 
-function renderChoice(c: ReplyChoice, s: Style): string[] {
-  const out = [s.bold(`choice ${c.index}`) + (c.role !== null ? ` · ${safeLine(c.role)}` : '')]
+function renderChoice(c: ReplyChoice, s: Style): Line[] {
+  const out: Line[] = [s.bold(`choice ${c.index}`) + (c.role !== null ? ` · ${safeLine(c.role)}` : '')]
   const empty = c.content === '' && c.reasoning === '' && c.refusal === '' && c.toolCalls.length === 0
   if (c.reasoning !== '') out.push('  ' + s.magenta('reasoning'), ...block(c.reasoning, '  ', s, s.dim))
   if (c.content !== '') out.push('  ' + s.cyan('content'), ...block(c.content, '  ', s))
@@ -113,11 +139,11 @@ function renderChoice(c: ReplyChoice, s: Style): string[] {
   return out
 }
 
-function renderToolCall(call: ReplyToolCall, s: Style): string[] {
+function renderToolCall(call: ReplyToolCall, s: Style): Line[] {
   const head = [`tool call ${call.index}`, call.name === null ? s.dim('(no name)') : s.bold(safeLine(call.name))]
   if (call.type !== null && call.type !== 'function') head.push(safeLine(call.type))
   if (call.id !== null) head.push(`id ${safeLine(call.id)}`)
-  const out = ['  ' + s.cyan(head[0]!) + ' · ' + head.slice(1).join(' · ')]
+  const out: Line[] = ['  ' + s.cyan(head[0]!) + ' · ' + head.slice(1).join(' · ')]
   if (call.argumentsError === null) {
     // arguments nested deeper than JSON.stringify reaches are shown as received
     let pretty: string
@@ -178,14 +204,48 @@ function renderBrokenFrames(view: ReplyView, s: Style): string[] {
 
 /** A frame's raw text under a gutter: its first `max` lines, each clipped in the middle to 200 characters. */
 export function rawLines(raw: string, indent: string, s: Style = PLAIN, max = 3): string[] {
-  const lines = raw.replace(/(\r\n|\r|\n)$/, '').split(/\r\n|\r|\n/)
-  const out = lines.slice(0, max).map((line) => indent + s.dim(GUTTER) + safeLine(middleClip(line, 200)))
-  if (lines.length > max) out.push(indent + s.dim(GUTTER + `… ${plural(lines.length - max, 'more line')}`))
+  return renderRawLines(rawLineParts(raw, max), indent, s, max)
+}
+
+/** The lines of a raw text that are shown (the first `max`, clipped) and how many it has. */
+export interface RawShown {
+  shown: string[]
+  count: number
+}
+
+/** Its lines: the text less one trailing terminator, cut at CRLF, CR or LF. */
+export function rawLineParts(raw: string, max: number): RawShown {
+  // lines found by indexOf and sliced, never replaced or split: a frame of 200 MB shown in a
+  // few clipped lines is not copied whole, twice
+  const shown: string[] = []
+  let count = 0
+  const end = raw.endsWith('\r\n') ? raw.length - 2 : raw.endsWith('\n') || raw.endsWith('\r') ? raw.length - 1 : raw.length
+  let lf = -1
+  let cr = -1
+  for (let at = 0; ;) {
+    // each kind of break searched for again only once passed (a body without CR is scanned once)
+    if (lf !== end && lf < at) { lf = raw.indexOf('\n', at); if (lf < 0 || lf > end) lf = end }
+    if (cr !== end && cr < at) { cr = raw.indexOf('\r', at); if (cr < 0 || cr > end) cr = end }
+    const next = Math.min(lf, cr)
+    const eol = next >= end ? -1 : next
+    if (count++ < max) shown.push(middleClip(raw.slice(at, eol < 0 ? end : eol), RAW_LINE))
+    if (eol < 0) break
+    at = raw.startsWith('\r\n', eol) ? eol + 2 : eol + 1
+  }
+  return { shown, count }
+}
+
+export function renderRawLines(raw: RawShown, indent: string, s: Style, max: number): string[] {
+  const out = raw.shown.map((line) => indent + s.dim(GUTTER) + safeLine(line))
+  if (raw.count > max) out.push(indent + s.dim(GUTTER + `… ${plural(raw.count - max, 'more line')}`))
   return out
 }
 
+/** Characters of a raw line shown: its start and its end beyond. */
+export const RAW_LINE = 200
+
 /** Long lines keep their start and their end (where a truncated frame breaks). */
-function middleClip(line: string, max: number): string {
+export function middleClip(line: string, max: number): string {
   if (line.length <= max) return line
   const head = Math.ceil((max - 3) * 0.55)
   return `${line.slice(0, head)} … ${line.slice(line.length - (max - 3 - head))}`
@@ -287,7 +347,9 @@ export function frameSummary(frame: Frame, width = SUMMARY_WIDTH): string {
       return true
     }
     if (key === 'type' && typeof value === 'string') return add(value, key)
-    const text = typeof value === 'string' ? JSON.stringify(value) : String(value)
+    // a string longer than the summary is cut before it is quoted: its first characters are all
+    // that is shown (a longer quoted prefix than `width` still ends the walk, as the whole would)
+    const text = typeof value === 'string' ? JSON.stringify(value.length > width + 1 ? value.slice(0, width + 1) : value) : String(value)
     return add(key === null ? text : `${key}:${text}`, key)
   }
   walk(frame.json, null, true)

@@ -7,7 +7,7 @@ import { COMPARE_CAUSES } from '../debug/compare-causes.js'
 import type { Timing } from '../debug/timing.js'
 import type { Diagnostic, Reply } from '../library.js'
 import { toJson } from './json.js'
-import { clip, plural, rawLines, safeLine } from './render.js'
+import { clip, plural, rawLines, renderRawLines, safeLine, type RawShown } from './render.js'
 import { PLAIN, type Style } from './style.js'
 
 // ---------------------------------------------------------------------------
@@ -17,9 +17,15 @@ export interface ComparisonView {
   comparison: Comparison
   /** The reference Reply: its choices say which fields were compared. */
   reply: Reply
-  /** A frame's first line and raw text, when the frame is known. */
-  frameOf?: (seq: number) => { line: number; raw: string } | null
+  /**
+   * A frame's first line and raw text, when the frame is known; or, for a frame too big to
+   * hold as text twice, the lines of it that are shown (the first RAW_SHOWN, as rawLines).
+   */
+  frameOf?: (seq: number) => { line: number; raw: string } | { line: number; shown: RawShown } | null
 }
+
+/** Lines of the difference's frame shown. */
+export const RAW_SHOWN = 5
 
 /** Characters of context shown on each side of the first difference. */
 export const CONTEXT = 30
@@ -102,7 +108,7 @@ function renderDifference(d: Difference, view: ComparisonView, s: Style): string
   if (d.frame !== null) {
     const frame = view.frameOf?.(d.frame) ?? null
     out.push(`  ${s.cyan('frame')}     ${frame === null ? d.frame : `${d.frame} · line ${frame.line}`}`)
-    if (frame !== null) out.push(...rawLines(frame.raw, '            ', s, 5))
+    if (frame !== null) out.push(...('raw' in frame ? rawLines(frame.raw, '            ', s, RAW_SHOWN) : renderRawLines(frame.shown, '            ', s, RAW_SHOWN)))
   }
   return out
 }

@@ -90,7 +90,7 @@ export async function readWhole(chunks: AsyncIterable<Uint8Array>, file: string)
 }
 
 /** A raw body as a Recording: one chunk without a time; the URL is the file's path (or --url). */
-export function rawRecording(file: string, body: Uint8Array, flags: MergeOptions): Recording {
+export function rawRecording(file: string, body: string | Uint8Array, flags: MergeOptions): Recording {
   const recording: Recording = {
     request: {
       id: 'cli-0', method: '', url: file === '-' ? '' : file, status: null, requestHeaders: [], responseHeaders: [],

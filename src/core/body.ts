@@ -254,6 +254,24 @@ export class ByteOffsets {
     return this.totalBytes
   }
 
+  /**
+   * byteAt() without moving the cursor, for a character at or past it (a long line read again
+   * before its frame is stored, whose start the cursor must still reach): segments are counted,
+   * none dropped. -1 behind the cursor.
+   */
+  peekByteAt(char: number): number {
+    if (char < this.cursorChar) return -1
+    let byte = this.cursorByte
+    let at = this.cursorChar
+    for (let i = this.head; i < this.segments.length && at < char; i++) {
+      const s = this.segments[i]!
+      const to = Math.min(char, s.char + s.chars)
+      if (to > at) byte += extraFree(s, at - s.char, to - s.char)
+      at = to
+    }
+    return byte
+  }
+
   byteAt(char: number): number {
     if (char < this.cursorChar) throw new Error(`byteAt(${char}) behind the cursor ${this.cursorChar}`)
     while (this.head < this.segments.length) {
@@ -302,6 +320,23 @@ function indexSegment(s: Segment): void {
   }
   s.extraAt = Int32Array.from(at)
   s.extra = Uint8Array.from(extra)
+}
+
+/** Bytes of the segment's characters [from, to), in any order: the cursor's pointer is left alone. */
+function extraFree(s: Segment, from: number, to: number): number {
+  if (s.text === null) return to - from
+  if (s.extraAt === null) indexSegment(s)
+  const at = s.extraAt!
+  let lo = 0
+  let hi = at.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (at[mid]! < from) lo = mid + 1
+    else hi = mid
+  }
+  let bytes = to - from
+  for (let p = lo; p < at.length && at[p]! < to; p++) bytes += s.extra![p]!
+  return bytes
 }
 
 /**

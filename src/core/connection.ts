@@ -6,13 +6,11 @@
 // HTTP body's. Sent messages are listed, never merged. A connection that closes while a turn
 // is open marks that turn cut.
 
+import { ProviderChooser } from './provider-chooser.js'
 import { Router } from './router.js'
 import { SYMPTOMS } from './symptoms.js'
-import type { Diagnostic, FrameError, ParsedFrame, ProviderAdapter, ProviderChoice, ProviderId, ProviderReason, ProviderRegistry, Reply, StreamError, TurnMark } from './types.js'
+import type { Diagnostic, FrameError, ParsedFrame, ProviderAdapter, ProviderChoice, ProviderId, ProviderRegistry, Reply, StreamError, TurnMark } from './types.js'
 import { MessageReader, type WsFrame, type WsMessage, type WsProtocol } from './ws-message.js'
-
-/** How many received frames are held unrecognised before a hint or the fallback decides. */
-const MAX_PENDING = 256
 
 export interface ConnectionOptions {
   provider?: ProviderId
@@ -83,15 +81,22 @@ class WsConnection implements Connection {
   private readonly all: WsFrame[] = []
   private readonly records: TurnRecord[] = []
   private readonly found: Diagnostic[] = []
-  private adapter: ProviderAdapter | null = null
-  private reason: ProviderReason = 'default'
-  private pending: WsFrame[] = []
+  /** Received frames are held until it decides, then routed (a test that throws claims nothing, silently). */
+  private readonly chooser: ProviderChooser<WsFrame>
   private messages = 0
   closed: ConnectionClose | null = null
 
-  constructor(private readonly registry: ProviderRegistry, private readonly options: ConnectionOptions) {
+  constructor(private readonly registry: ProviderRegistry, options: ConnectionOptions) {
     this.reader = new MessageReader(options.protocol ?? null)
-    if (options.provider) this.decide(registry.adapter(options.provider), 'forced')
+    this.chooser = new ProviderChooser(registry, { url: options.url }, {
+      recognize: (frame) => this.recognize(frame),
+      decided: (_adapter, _reason, held) => { for (const f of held) this.route(f) },
+    })
+    if (options.provider) this.chooser.decide(registry.adapter(options.provider), 'forced')
+  }
+
+  private get adapter(): ProviderAdapter | null {
+    return this.chooser.adapter
   }
 
   get frameCount(): number { return this.all.length }
@@ -114,15 +119,7 @@ class WsConnection implements Connection {
   private received(frame: WsFrame): void {
     if (frame.kind === 'invalid') { this.invalid(frame); return }
     if (frame.kind !== 'data') return
-    if (this.adapter === null) {
-      const adapter = this.recognize(frame)
-      if (adapter === null) {
-        this.pending.push(frame)
-        if (this.pending.length > MAX_PENDING) this.decideFallback()
-        return
-      }
-      this.decide(adapter, 'frames')
-    }
+    if (this.adapter === null && !this.chooser.offer(frame)) return
     this.route(frame)
   }
 
@@ -190,7 +187,7 @@ class WsConnection implements Connection {
   close(info: Partial<ConnectionClose> = {}): void {
     if (this.closed) return
     this.closed = { code: info.code ?? null, reason: info.reason ?? '', time: info.time ?? null }
-    if (this.adapter === null && this.pending.length > 0) this.decideFallback()
+    if (this.adapter === null && this.chooser.held > 0) this.chooser.decideFallback()
     const reason = this.closed.reason.slice(0, 120)
     // a code null with a reason: closed, the code unknown (DevTools does not report it)
     const how = this.closed.code === null
@@ -203,7 +200,7 @@ class WsConnection implements Connection {
       turn.state = 'cut'
       this.found.push({ frame: last, level: 'warning', code: 'no-terminal-event', symptom: SYMPTOMS['no-terminal-event'], message: `the connection ${how} in the middle of turn ${turn.index + 1}${turn.key === null ? '' : ` (${JSON.stringify(turn.key.slice(0, 80))})`}: its reply is cut` })
     }
-    if (this.adapter?.id === this.registry.fallback.id && this.reason !== 'forced' && this.all.some((f) => f.direction === 'receive' && f.kind === 'data')) {
+    if (this.adapter?.id === this.registry.fallback.id && this.chooser.reason !== 'forced' && this.all.some((f) => f.direction === 'receive' && f.kind === 'data')) {
       this.found.push({ frame: null, level: 'warning', code: 'unknown-provider', symptom: SYMPTOMS['unknown-provider'], message: 'no received message matched a known provider: frames are listed, no reply was rebuilt (force one with the provider option)' })
     }
   }
@@ -228,8 +225,7 @@ class WsConnection implements Connection {
   }
 
   providerChoice(): ProviderChoice {
-    if (this.adapter !== null) return { id: this.adapter.id, reason: this.reason }
-    return this.hint()
+    return this.chooser.choice()
   }
 
   protocol(): WsProtocol | null {
@@ -252,20 +248,4 @@ class WsConnection implements Connection {
     }
   }
 
-  private decide(adapter: ProviderAdapter, reason: ProviderReason): void {
-    this.adapter = adapter
-    this.reason = reason
-    const held = this.pending
-    this.pending = []
-    for (const f of held) this.route(f)
-  }
-
-  private hint(): ProviderChoice {
-    return this.registry.hint({ url: this.options.url }) ?? { id: this.registry.fallback.id, reason: 'default' }
-  }
-
-  private decideFallback(): void {
-    const { id, reason } = this.hint()
-    this.decide(this.registry.adapter(id), reason)
-  }
 }

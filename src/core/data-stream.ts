@@ -49,7 +49,7 @@ export function createDataStreamSplitter(sink: FrameSink): Splitter {
       const part = readDataStreamLine(text)
       sink.frame({ start, end, line, event: part.event, id: null, retry: null, data: part.data, unterminated: false, problems: null, failure: part.failure })
     },
-  })
+  }, sink.text ?? null)
   return { push: (text) => lines.push(text), end: () => lines.end() }
 }
 

@@ -9,6 +9,7 @@ import { createConnectSplitter, looksLikeEnvelope } from './connect.js'
 import { createDataStreamSplitter } from './data-stream.js'
 import { createEventStreamSplitter, looksLikePrelude, type ByteSplitter } from './eventstream.js'
 import type { FrameSink, LineProblem, RawEntry, RawFrame, Splitter } from './framing.js'
+import type { TextSource } from './lines.js'
 import { createJsonArraySplitter } from './json-array.js'
 import { createNdjsonSplitter } from './ndjson.js'
 import { createSseSplitter } from './sse.js'
@@ -48,11 +49,12 @@ export class Framer {
     frame: (frame: RawFrame) => void,
     entry: (entry: RawEntry) => void,
     private readonly diagnostics: Diagnostic[],
+    text: TextSource | null = null,
   ) {
     this.frameSink = frame
     this.connectProto = isConnectProto(options.contentType)
     this.sink = {
-      frame, entry,
+      frame, entry, text,
       problem: (code, message, offset) => diagnostics.push({ frame: null, level: 'warning', code, message, symptom: SYMPTOMS[code], offset }),
     }
     const preset = options.transport ? { transport: options.transport, reason: 'forced' } : transportFromContentType(options.contentType)

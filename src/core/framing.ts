@@ -1,6 +1,7 @@
 // What the splitters (SSE, NDJSON, JSON array, data stream, AWS event stream) hand to the
 // framer, and on to the merger.
 
+import type { TextSource } from './lines.js'
 import type { JsonSyntaxError } from './types.js'
 
 export interface RawFrame {
@@ -47,6 +48,8 @@ export interface FrameSink {
   entry(entry: RawEntry): void
   /** Something wrong with the framing itself, at a character offset. */
   problem(code: 'truncated-json-array' | 'stray-text', message: string, offset: number): void
+  /** Where a long line's text can be read again (lines.ts): given, its pieces are not kept. */
+  text?: TextSource | null
 }
 
 export interface Splitter {

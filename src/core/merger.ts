@@ -4,6 +4,7 @@
 
 import { Decoder, DECODE_SLICE } from './decoder.js'
 import { Framer } from './framer.js'
+import type { TextSource } from './lines.js'
 import type { RawEntry, RawFrame } from './framing.js'
 import { parseJson } from './json-error.js'
 import { Replay } from './replay.js'
@@ -103,6 +104,8 @@ class StreamMerger implements Merger {
   private readonly replay: Replay
   /** The latest frame was not ended by a blank line (the body was cut inside it). */
   private lastUnterminated = false
+  /** Some text was pushed as a string (see rereadable). */
+  private stringPushed = false
 
   /**
    * `replyOnly` (merge()): nothing but the Reply will be read, so frames are counted, not
@@ -112,10 +115,23 @@ class StreamMerger implements Merger {
     this.store = new FrameStore(!replyOnly, options.retainBody !== false && !options.bodyReader, options.bodyReader ?? null)
     this.store.connectProto = isConnectProto(options.contentType)
     this.router = new Router(registry, options, { provenance: !replyOnly })
-    this.framer = new Framer(options, (f) => this.onFrame(f), (e) => this.onEntry(e), this.found)
+    this.framer = new Framer(options, (f) => this.onFrame(f), (e) => this.onEntry(e), this.found, options.bodyReader ? this.rereadable() : null)
     this.decoder = new Decoder(this.store.body, this.store.offsets, (text) => this.framer.push(text), this.found, this.framer)
     this.arrival = (byteEnd, unterminated) => this.framer.arrival(byteEnd, unterminated)
     this.replay = new Replay(registry, options)
+  }
+
+  /**
+   * With a body reader, a long line's text is read again from the body's bytes when it ends
+   * (lines.ts), its pieces dropped meanwhile. Not once text was pushed as a string: its lone
+   * surrogates were stored as U+FFFD's bytes, and would not read back as they were.
+   */
+  private rereadable(): TextSource {
+    const offsets = this.store.offsets
+    return {
+      canRead: (start) => !this.stringPushed && offsets.peekByteAt(start) >= 0,
+      read: (start, end) => this.store.body.slice(offsets.peekByteAt(start), offsets.peekByteAt(end)),
+    }
   }
 
   get frameCount(): number {
@@ -127,6 +143,7 @@ class StreamMerger implements Merger {
     if (this.ended) throw new Error('push() after end(): create a new merger for a new body')
     if (t !== undefined) this.framer.time = t
     if (typeof chunk === 'string') {
+      this.stringPushed = true
       this.flush()
       this.store.releaseRead()
       this.decoder.string(chunk)
@@ -161,6 +178,7 @@ class StreamMerger implements Merger {
     const bytes = body.bytes(this.processed, body.length)
     this.processed = body.length
     this.decoder.bytes(bytes)
+    this.store.releaseDecoded(this.processed)
     this.framer.clearPieces()
     this.router.accumulator.settle()
   }

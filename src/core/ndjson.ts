@@ -12,6 +12,6 @@ export function createNdjsonSplitter(sink: FrameSink): Splitter {
       if (isBlankLine(text)) return
       sink.frame({ start, end, line, event: null, id: null, retry: null, data: text, unterminated: false, problems: null })
     },
-  })
+  }, sink.text ?? null)
   return { push: (text) => lines.push(text), end: () => lines.end() }
 }

@@ -5,35 +5,46 @@
 // next frame is read as if it had not happened (docs/architecture.md#limits).
 
 import { Accumulator } from './accumulator.js'
+import { ProviderChooser } from './provider-chooser.js'
 import type { Delta, FrameMapper, MergeOptions, ParsedFrame, ProviderAdapter, ProviderChoice, ProviderId, ProviderReason, ProviderRegistry } from './types.js'
-
-/** How many unrecognised frames are held before falling back to a hint. */
-const MAX_PENDING = 256
 
 export class Router {
   readonly accumulator: Accumulator
-  private adapter: ProviderAdapter | null = null
   private mapper: FrameMapper | null = null
-  private pending: ParsedFrame[] = []
-  reason: ProviderReason = 'default'
+  private readonly chooser: ProviderChooser<ParsedFrame>
 
   /** `provenance: false` when only the Reply will be read (see Accumulator). */
   constructor(
     private readonly registry: ProviderRegistry,
-    private readonly options: MergeOptions,
+    options: MergeOptions,
     accumulator: { provenance?: boolean } = {},
   ) {
     this.accumulator = new Accumulator(accumulator)
-    if (options.provider) this.decide(registry.adapter(options.provider), 'forced')
+    this.chooser = new ProviderChooser(registry, { url: options.url, contentType: options.contentType }, {
+      recognize: (frame) => this.recognize(frame),
+      decided: (adapter, _reason, held) => {
+        this.mapper = adapter.createMapper()
+        for (const f of held) this.apply(f)
+      },
+    })
+    if (options.provider) this.chooser.decide(registry.adapter(options.provider), 'forced')
+  }
+
+  private get adapter(): ProviderAdapter | null {
+    return this.chooser.adapter
+  }
+
+  get reason(): ProviderReason {
+    return this.chooser.reason
   }
 
   get provider(): ProviderId {
-    return this.adapter?.id ?? this.fallback().id
+    return this.adapter?.id ?? this.chooser.fallback().id
   }
 
   /** The provider and how it was chosen; while undecided, what the end of the body would choose. */
   get choice(): ProviderChoice {
-    return this.adapter !== null ? { id: this.adapter.id, reason: this.reason } : this.fallback()
+    return this.chooser.choice()
   }
 
   /** What this stream may lack at its end without being cut (FrameMapper.terminalOptional); null when it may be a cut. */
@@ -54,21 +65,13 @@ export class Router {
   }
 
   frame(frame: ParsedFrame): void {
-    if (this.mapper === null) {
-      const adapter = this.recognize(frame)
-      if (adapter === null) {
-        this.pending.push(frame)
-        if (this.pending.length > MAX_PENDING) this.decideFallback()
-        return
-      }
-      this.decide(adapter, 'frames')
-    }
+    if (this.mapper === null && !this.chooser.offer(frame)) return
     this.apply(frame)
   }
 
   /** The body ended: decide if still undecided, then let the mapper close what is open. */
   end(lastSeq: number): void {
-    if (this.mapper === null) this.decideFallback()
+    if (this.mapper === null) this.chooser.decideFallback()
     let closing: Delta[] = []
     try {
       closing = this.mapper!.flush?.() ?? []
@@ -111,24 +114,6 @@ export class Router {
     }
   }
 
-  private decide(adapter: ProviderAdapter, reason: ProviderReason): void {
-    this.adapter = adapter
-    this.mapper = adapter.createMapper()
-    this.reason = reason
-    const held = this.pending
-    this.pending = []
-    for (const f of held) this.apply(f)
-  }
-
-  private fallback(): ProviderChoice {
-    const hint = this.registry.hint({ url: this.options.url, contentType: this.options.contentType })
-    return hint ?? { id: this.registry.fallback.id, reason: 'default' }
-  }
-
-  private decideFallback(): void {
-    const { id, reason } = this.fallback()
-    this.decide(this.registry.adapter(id), reason)
-  }
 }
 
 function describeDelta(d: unknown): string {

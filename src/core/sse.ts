@@ -127,7 +127,7 @@ export function createSseSplitter(sink: FrameSink): Splitter {
       end = lineEnd
       block.read(text, lineStart, lineNo)
     },
-  })
+  }, sink.text ?? null)
 
   return {
     push: (text) => lines.push(text),

@@ -12,6 +12,9 @@ import { readMessage } from './eventstream.js'
 import { readSseBlock } from './sse.js'
 import type { BodyReader, Frame, FrameEntry, FrameError, FrameInfo, FrameKind, JsonSyntaxError, Transport } from './types.js'
 
+/** Decoded bytes held before a merger with a body reader drops them (releaseDecoded). */
+const HELD_WITH_READER = 1 << 20
+
 export class FrameStore {
   readonly body: BodyBytes
   /** Filled by the decoder; read here, in increasing order only, as frames complete. */
@@ -29,7 +32,7 @@ export class FrameStore {
    * stored, and no entries are kept. `retain: false` drops the bytes of frames once merged;
    * with a `reader` they are read back from it when asked for, else they are gone.
    */
-  constructor(private readonly keep: boolean, private readonly retain: boolean, reader: BodyReader | null = null) {
+  constructor(private readonly keep: boolean, private readonly retain: boolean, private readonly reader: BodyReader | null = null) {
     this.table = new FrameTable(keep)
     this.body = new BodyBytes(reader)
   }
@@ -71,6 +74,17 @@ export class FrameStore {
     if (this.retain) return
     if (this.firstStartInPush >= 0) this.body.release(this.firstStartInPush)
     this.firstStartInPush = -1
+  }
+
+  /**
+   * With a reader, bytes already decoded are dropped once more than HELD_WITH_READER (1 MiB) of them
+   * are held, even inside a frame not yet complete: its text is read back from the reader when
+   * asked for, so a single frame of hundreds of MB is held once (as the text the framer joins)
+   * and not also as bytes. Below that, they stay: reading back is a call to the caller.
+   */
+  releaseDecoded(decoded: number): void {
+    if (this.reader === null || decoded - this.body.releasedBefore <= HELD_WITH_READER) return
+    this.body.release(decoded)
   }
 
   entries(): FrameEntry[] {
