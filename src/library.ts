@@ -13,6 +13,7 @@ export {
   choiceMessages, createProviderRegistry, findJsonSyntaxError, isConnectEnvelope, isEventStreamPrelude, jsonText, MAX_JSON_DEPTH, parseJson, readSseBlock, sniffTransport, SYMPTOMS, transportFromContentType, utf8Length,
 } from './core/index.js'
 export type * from './core/types.js'
+export type * from './core/adapters.js'
 export type { Merger } from './core/index.js'
 export type { Connection, ConnectionClose, ConnectionOptions, Turn, TurnState, WsDirection, WsFrame, WsFrameKind, WsMessage, WsProtocol } from './core/index.js'
 export { HEX_SHOWN } from './core/index.js'

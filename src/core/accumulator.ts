@@ -17,10 +17,8 @@ import { SYMPTOMS } from './symptoms.js'
 import { TextBuffer } from './text-buffer.js'
 import { replyToolCall, sortedCalls, type ToolState } from './reply-tool-call.js'
 import { nonEmpty, ToolCallTable } from './tool-calls.js'
-import type {
-  Channel, Delta, Diagnostic, DiagnosticCode, FinalTextDelta, FinalToolCallDelta, PartProvenance, Provenance, ProvenanceVisit, ReplyChoice,
-  ReplyMessage, StreamError, TextDelta, TextTruncateDelta, ToolCallDelta,
-} from './types.js'
+import type { Channel, Diagnostic, DiagnosticCode, PartProvenance, Provenance, ProvenanceVisit, ReplyChoice, ReplyMessage, StreamError } from './types.js'
+import type { Delta, FinalTextDelta, FinalToolCallDelta, TextDelta, TextTruncateDelta, ToolCallDelta } from './adapters.js'
 
 class ChoiceState {
   role: string | null = null

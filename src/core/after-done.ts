@@ -1,7 +1,7 @@
 // What counts as carrying something after the terminal marker (data-after-done): a delta that
 // would change the reply. Markers, notes, openings and empty pieces do not.
 
-import type { Delta, TextTruncateDelta } from './types.js'
+import type { Delta, TextTruncateDelta } from './adapters.js'
 import { nonEmpty } from './tool-calls.js'
 
 /** Whether `delta` would change the reply; `cuts` says whether a truncation removes any text. */

@@ -9,7 +9,8 @@
 import { ProviderChooser } from './provider-chooser.js'
 import { Router } from './router.js'
 import { SYMPTOMS } from './symptoms.js'
-import type { Diagnostic, FrameError, ParsedFrame, ProviderAdapter, ProviderChoice, ProviderId, ProviderRegistry, Reply, StreamError, TurnMark } from './types.js'
+import type { Diagnostic, FrameError, ProviderId, Reply, StreamError } from './types.js'
+import type { ParsedFrame, ProviderAdapter, ProviderChoice, ProviderRegistry, TurnMark } from './adapters.js'
 import { MessageReader, type WsFrame, type WsMessage, type WsProtocol } from './ws-message.js'
 
 export interface ConnectionOptions {

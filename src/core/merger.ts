@@ -12,9 +12,8 @@ import { Router } from './router.js'
 import { FrameStore } from './store.js'
 import { SYMPTOMS } from './symptoms.js'
 import { isConnectProto } from './transport.js'
-import type {
-  Diagnostic, Frame, FrameEntry, FrameInfo, FrameKind, JsonSyntaxError, MergeOptions, PartProvenance, Provenance, ProvenanceVisit, ProviderChoice, ProviderRegistry, Reply, StreamError,
-} from './types.js'
+import type { Diagnostic, Frame, FrameEntry, FrameInfo, FrameKind, JsonSyntaxError, MergeOptions, PartProvenance, Provenance, ProvenanceVisit, Reply, StreamError } from './types.js'
+import type { ProviderChoice, ProviderRegistry } from './adapters.js'
 
 export interface Merger {
   /** Feed the next piece of the body; `t` is its arrival time (ms), when known. */

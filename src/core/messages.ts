@@ -7,7 +7,8 @@
 
 import { TextBuffer } from './text-buffer.js'
 import { replyToolCall, sortedCalls, type ToolState } from './reply-tool-call.js'
-import type { Channel, MessageDelta, ReplyChoice, ReplyMessage, ReplyMessagePart } from './types.js'
+import type { Channel, ReplyChoice, ReplyMessage, ReplyMessagePart } from './types.js'
+import type { MessageDelta } from './adapters.js'
 
 /** A run of one channel's text inside a message. */
 export interface TextPart {

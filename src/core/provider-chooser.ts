@@ -4,7 +4,7 @@
 // the Router and the Connection: what each does with the frames held and with an adapter
 // that throws is theirs (the callbacks).
 
-import type { ProviderAdapter, ProviderChoice, ProviderReason, ProviderRegistry } from './types.js'
+import type { ProviderAdapter, ProviderChoice, ProviderReason, ProviderRegistry } from './adapters.js'
 
 /** How many unrecognised frames are held before falling back to a hint. */
 export const MAX_PENDING = 256

@@ -1,7 +1,8 @@
 // The providers the core may choose from are handed to it as a registry (the core imports no
 // provider). Recognition order is the adapters' order: most specific first.
 
-import type { ParsedFrame, ProviderAdapter, ProviderChoice, ProviderId, ProviderRegistry } from './types.js'
+import type { ProviderId } from './types.js'
+import type { ParsedFrame, ProviderAdapter, ProviderChoice, ProviderRegistry } from './adapters.js'
 
 export function createProviderRegistry(adapters: readonly ProviderAdapter[], fallback: ProviderAdapter): ProviderRegistry {
   const byId = new Map<ProviderId, ProviderAdapter>()

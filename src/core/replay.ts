@@ -2,7 +2,8 @@
 // read again, from the store, through a router of their own that keeps no provenance.
 
 import { Router } from './router.js'
-import type { Frame, FrameError, MergeOptions, ProviderId, ProviderRegistry, Reply, Transport } from './types.js'
+import type { Frame, FrameError, MergeOptions, ProviderId, Reply, Transport } from './types.js'
+import type { ProviderRegistry } from './adapters.js'
 
 export class Replay {
   private router: Router | null = null

@@ -6,7 +6,8 @@
 
 import { Accumulator } from './accumulator.js'
 import { ProviderChooser } from './provider-chooser.js'
-import type { Delta, FrameMapper, MergeOptions, ParsedFrame, ProviderAdapter, ProviderChoice, ProviderId, ProviderReason, ProviderRegistry } from './types.js'
+import type { MergeOptions, ProviderId } from './types.js'
+import type { Delta, FrameMapper, ParsedFrame, ProviderAdapter, ProviderChoice, ProviderReason, ProviderRegistry } from './adapters.js'
 
 export class Router {
   readonly accumulator: Accumulator

@@ -5,7 +5,7 @@
 // per fragment: a Map lookup and a few string comparisons.
 
 import { TextBuffer } from './text-buffer.js'
-import type { FinalToolCallDelta, ToolCallDelta } from './types.js'
+import type { FinalToolCallDelta, ToolCallDelta } from './adapters.js'
 
 /** What the identity rules read and write on a call; the accumulator's call state extends it. */
 export interface CallIdentity {

@@ -149,8 +149,6 @@ export interface JsonSyntaxError {
   position: number
 }
 
-// The adapter contract (deltas, parsed frames, adapters, the registry) is adapters.ts's.
-export type * from './adapters.js'
 
 // ---------------------------------------------------------------------------
 // Beside the Reply: what the panel and the CLI show.
