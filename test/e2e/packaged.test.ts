@@ -185,7 +185,7 @@ describe.skipIf(process.env['DELTASCOPE_SKIP_FIREFOX'] === '1')('deltascope-fire
       last = await panelTexts(ff, '[data-testid="request-row"]')
       const read = JSON.parse(last) as { url?: string; texts?: string[] }
       if (read.texts?.length === 1) {
-        expect(read.url).toMatch(/^moz-extension:\/\/[^/]+\/extension\/panel\.html$/)
+        expect(read.url).toMatch(/^moz-extension:\/\/[^/]+\/src\/shells\/extension\/panel\.html$/)
         expect(read.texts[0]).toContain('/stream.sse')
         return
       }
