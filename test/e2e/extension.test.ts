@@ -41,6 +41,7 @@ import {
 } from '../support/browser.js'
 import { expectedReply, expectPanelShows, type ShownReply } from '../support/panel-checks.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { DONE, openaiChunk } from '../support/streams.js'
 
 const SCREENSHOT = screenshotPath('panel.png')
 const SCREENSHOT_NARROW = screenshotPath('panel-narrow.png')
@@ -50,34 +51,33 @@ const CHROME_LIVE_DIST = join(CHROME_DIST, '../chrome-live')
 // ---- a second origin for what the demo does not serve ---------------------------------------------
 
 const UNICODE_TEXT = 'Prix : 5 € — naïve 中文 😀 “ok”'
-const chunk = (content: string, extra = ''): string =>
-  `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}${extra}}]}\n\n`
+const chunk = (content: string, finish: string | null = null): string => openaiChunk({ content }, finish, { id: 'c1' })
 const EXTRA_BODIES: Record<string, { type: string; body: string; hold?: boolean; whole?: boolean }> = {
   // No charset: Chrome hands the body to extensions decoded as windows-1252.
   '/charsetless.sse': {
     type: 'text/event-stream',
-    body: chunk('Prix : 5 € — ') + chunk('naïve 中文 ') + chunk('😀 “ok”', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+    body: chunk('Prix : 5 € — ') + chunk('naïve 中文 ') + chunk('😀 “ok”', 'stop') + DONE,
   },
   // A chat backend answering text/plain: listed because the body sniffs as SSE.
   '/backend/stream.txt': {
     type: 'text/plain; charset=utf-8',
-    body: chunk('Hello') + chunk(' from a text/plain backend', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+    body: chunk('Hello') + chunk(' from a text/plain backend', 'stop') + DONE,
   },
   // Cache-Control: no-store (every route here sends it; this one is named for the test that is about it)
   '/nostore.sse': {
     type: 'text/event-stream; charset=utf-8',
-    body: chunk('No') + chunk('-store') + chunk(', whole', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+    body: chunk('No') + chunk('-store') + chunk(', whole', 'stop') + DONE,
   },
   // The connection held open after [DONE] (a server that keeps it alive): the page closes it.
   '/held.sse': {
     type: 'text/event-stream; charset=utf-8',
-    body: chunk('Closed') + chunk(' by the page', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+    body: chunk('Closed') + chunk(' by the page', 'stop') + DONE,
     hold: true,
   },
   // Larger than Chrome's DevTools keeps of a finished response (23 MB; 10.5 MB of ASCII is kept): sent at once
   '/big.sse': {
     type: 'text/event-stream; charset=utf-8',
-    body: Array.from({ length: 23_000 }, (_, i) => chunk(`${String(i).padStart(5, '0')} ${'x'.repeat(900)}`)).join('') + 'data: [DONE]\n\n',
+    body: Array.from({ length: 23_000 }, (_, i) => chunk(`${String(i).padStart(5, '0')} ${'x'.repeat(900)}`)).join('') + DONE,
     whole: true,
   },
   // Not streams: one JSON document, and plain text.
@@ -513,7 +513,7 @@ describe.skipIf(!available)('the baseline package (dist/chrome): no permission',
 
   it('imports a HAR dropped on the panel beside the captured requests, marked imported', async () => {
     // a HAR 1.2 file as DevTools' Network panel saves it: one streaming entry, one JSON entry (not a stream)
-    const body = chunk('Dropped') + chunk(' in', ',"finish_reason":"stop"') + 'data: [DONE]\n\n'
+    const body = chunk('Dropped') + chunk(' in', 'stop') + DONE
     const url = 'https://api.openai.com/v1/chat/completions?from=har'
     const har = {
       log: {

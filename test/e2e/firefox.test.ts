@@ -31,6 +31,7 @@ import type { Reply } from '../../src/index.js'
 import { sleep } from '../support/browser.js'
 import { expectedReply, expectPanelShows, type ShownChoice } from '../support/panel-checks.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { DONE, openaiChunk } from '../support/streams.js'
 import {
   FIREFOX,
   buildFirefoxForTest,
@@ -44,16 +45,15 @@ import {
 
 // ---- a second origin for what the demo does not serve ----------------------------------------------
 
-const sseChunk = (content: string, extra = ''): string =>
-  `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}${extra}}]}\n\n`
+const sseChunk = (content: string, finish: string | null = null): string => openaiChunk({ content }, finish, { id: 'c1' })
 const EXTRA_BODIES: Record<string, { type: string; body: string }> = {
   // A chat backend answering text/plain: followed live because its first lines sniff as SSE.
   '/backend/stream.txt': {
     type: 'text/plain; charset=utf-8',
-    body: sseChunk('Hello') + sseChunk(' from a text/plain backend', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+    body: sseChunk('Hello') + sseChunk(' from a text/plain backend', 'stop') + DONE,
   },
   // 2.2 MB, sent at once: more than Firefox's DevTools keeps of a response (about 1 MB)
-  '/big.sse': { type: 'text/event-stream; charset=utf-8', body: Array.from({ length: 2200 }, (_, i) => sseChunk(`${i} ${'x'.repeat(900)}`)).join('') + 'data: [DONE]\n\n' },
+  '/big.sse': { type: 'text/event-stream; charset=utf-8', body: Array.from({ length: 2200 }, (_, i) => sseChunk(`${i} ${'x'.repeat(900)}`)).join('') + DONE },
   // Not a stream: sniffed, then dropped.
   '/hello.txt': { type: 'text/plain', body: 'Hello, world\n' },
 }
