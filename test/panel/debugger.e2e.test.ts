@@ -11,11 +11,11 @@ import { fixtureToJson, toFixture } from '../../src/exchange/fixture.js'
 import type { CapturedChunk } from '../../src/exchange/types.js'
 import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { openaiChunk } from '../support/streams.js'
 
 const T0 = Date.UTC(2026, 0, 5, 9, 30, 0)
 
-const chunk = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'chatcmpl-7', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+const chunk = (delta: object, finish: string | null = null) => openaiChunk(delta, finish, { id: 'chatcmpl-7', created: 1, model: 'gpt-4o' })
 
 /** Seven frames; frame 3 arrives split across two network reads (a client that parses each read on its own drops it). */
 const FRAMES = [

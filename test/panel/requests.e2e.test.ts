@@ -12,9 +12,8 @@ import { REQUEST_COLUMNS, requestColumn } from '../../panel/request-columns.js'
 import { defaultWidths } from '../../panel/store/sort.js'
 import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { openaiChunk as chat } from '../support/streams.js'
 
-const chat = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
 const WHOLE = chat({ role: 'assistant', content: 'Hello' }) + chat({ content: ' world' }) + chat({}, 'stop') + 'data: [DONE]\n\n'
 /** Two frames, then a third the page's abort cut short. */
 const CUT = chat({ role: 'assistant', content: 'Hello' }) + chat({ content: ' wor' }) + 'data: {"id":"c","object":"chat.completion.chu'
