@@ -12,6 +12,7 @@ import { REQUEST_COLUMNS, requestColumn } from '../../panel/request-columns.js'
 import { defaultWidths } from '../../panel/store/sort.js'
 import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { requestEvent } from '../support/requests.js'
 import { openaiChunk as chat } from '../support/streams.js'
 
 const WHOLE = chat({ role: 'assistant', content: 'Hello' }) + chat({ content: ' world' }) + chat({}, 'stop') + 'data: [DONE]\n\n'
@@ -31,13 +32,8 @@ type Ev = Record<string, unknown>
 async function feed(events: Ev[]): Promise<void> {
   await page.evaluate((events) => (window as unknown as { __deltascope: { feed(e: unknown[]): void } }).__deltascope.feed(events), events)
 }
-const req = (id: string, startedAt: number, url = `https://api.openai.com/v1/chat/completions?r=${id}`): Ev => ({
-  type: 'request',
-  request: {
-    id, method: 'POST', url, status: 200, requestHeaders: [{ name: 'Authorization', value: 'Bearer sk-secret' }], responseHeaders: [],
-    requestBody: '{"stream":true}', contentType: 'text/event-stream', startedAt, source: 'live',
-  },
-})
+const req = (id: string, startedAt: number, url = `https://api.openai.com/v1/chat/completions?r=${id}`): Ev =>
+  requestEvent({ id, url, requestHeaders: [{ name: 'Authorization', value: 'Bearer sk-secret' }], requestBody: '{"stream":true}', startedAt, source: 'live' })
 
 beforeAll(async () => {
   opened = await openPage({ path: '/?deltascope-test', clipboard: true })
