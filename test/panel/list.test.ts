@@ -8,14 +8,14 @@ import { createPanelStore, type FrameItem } from '../../panel/store/index.js'
 import { startCell } from '../../panel/request-columns.js'
 import { formatDuration } from '../../panel/format.js'
 import { requestEvent } from '../support/requests.js'
-import { openaiChunk as chat } from '../support/streams.js'
+import { openaiChunk as chat, openaiStream } from '../support/streams.js'
 
 const T0 = 1_754_000_000_000
 
 const request = (id: string, over: Partial<CapturedRequest> = {}): CaptureEvent =>
   requestEvent({ id, url: `https://api.openai.com/v1/chat/completions?r=${id}`, startedAt: T0, source: 'live', ...over })
 
-const WHOLE = chat({ role: 'assistant', content: 'Hi' }) + chat({}, 'stop') + 'data: [DONE]\n\n'
+const WHOLE = openaiStream(['Hi'])
 /** Two frames, then a third cut mid-JSON (the page aborted while it arrived). */
 const CUT = chat({ role: 'assistant', content: 'Hi' }) + chat({ content: ' there' }) + 'data: {"id":"c","object":"chat.comple'
 

@@ -13,9 +13,9 @@ import { defaultWidths } from '../../panel/store/sort.js'
 import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
 import { requestEvent } from '../support/requests.js'
-import { openaiChunk as chat } from '../support/streams.js'
+import { openaiChunk as chat, openaiStream } from '../support/streams.js'
 
-const WHOLE = chat({ role: 'assistant', content: 'Hello' }) + chat({ content: ' world' }) + chat({}, 'stop') + 'data: [DONE]\n\n'
+const WHOLE = openaiStream(['Hello', ' world'])
 /** Two frames, then a third the page's abort cut short. */
 const CUT = chat({ role: 'assistant', content: 'Hello' }) + chat({ content: ' wor' }) + 'data: {"id":"c","object":"chat.completion.chu'
 

@@ -30,7 +30,7 @@ export function openaiChunk(delta: object, finish: string | null = null, fields:
 /** The event that ends an OpenAI stream. */
 export const DONE = 'data: [DONE]\n\n'
 
-/** A whole stream: a chunk per delta (the first with the assistant role), a finish chunk, [DONE]. */
+/** A whole stream: a chunk per piece of content (the first with the assistant role), a finish chunk, [DONE]. */
 export function openaiStream(contents: readonly string[], finish = 'stop', fields: ChunkFields = {}): string {
   const chunks = contents.map((content, i) => openaiChunk(i === 0 ? { role: 'assistant', content } : { content }, null, fields))
   return chunks.join('') + openaiChunk({}, finish, fields) + DONE
