@@ -8,6 +8,7 @@ import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { HELP } from '../../src/cli/args.js'
 import { createMerger, merge, PROVIDER_IDS, type MergeOptions } from '../../src/index.js'
+import { openaiChunk as chunk } from '../support/streams.js'
 import { ROOT, runCli } from './run.js'
 
 const lines = (...l: string[]) => l.join('\n') + '\n'
@@ -21,9 +22,6 @@ function temp(name: string, body: string | Uint8Array): string {
   writeFileSync(path, body)
   return path
 }
-
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
 
 const SAMPLES = readdirSync(join(ROOT, 'samples')).sort()
 

@@ -10,6 +10,7 @@ import { diagnose } from '../../src/debug/diagnose.js'
 import { timing } from '../../src/debug/timing.js'
 import { fixtureToJson, toFixture, toHar, type Recording } from '../../src/exchange/index.js'
 import { merge, SYMPTOMS } from '../../src/index.js'
+import { capturedRequest } from '../support/requests.js'
 import { ROOT, runCli } from './run.js'
 
 const lines = (...l: string[]) => l.join('\n') + '\n'
@@ -32,10 +33,7 @@ function recording(name: string, pause: { at: number; ms: number } | null = null
   const parts = sample(name).match(/[\s\S]{1,300}/g)!
   let t = STARTED_AT + 100
   return {
-    request: {
-      id: 'r', method: 'POST', url: URL, status: 200, requestHeaders: [], responseHeaders: [], requestBody: null,
-      contentType: 'text/event-stream', startedAt: STARTED_AT, source: 'live',
-    },
+    request: capturedRequest({ id: 'r', url: URL, startedAt: STARTED_AT, source: 'live' }),
     chunks: parts.map((data, i) => {
       if (i > 0) t += 40 + (pause !== null && pause.at === i ? pause.ms : 0)
       return { data, t }
@@ -46,10 +44,7 @@ function recording(name: string, pause: { at: number; ms: number } | null = null
 /** A raw body as the CLI reads it: one chunk without a time, the path as URL. */
 function raw(path: string): Recording {
   return {
-    request: {
-      id: 'r', method: '', url: path, status: null, requestHeaders: [], responseHeaders: [], requestBody: null,
-      contentType: null, startedAt: 0, source: 'import',
-    },
+    request: capturedRequest({ id: 'r', method: '', url: path, status: null, contentType: null, startedAt: 0, source: 'import' }),
     chunks: [{ data: new Uint8Array(readFileSync(join(ROOT, path))), t: null }],
   }
 }

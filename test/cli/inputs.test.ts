@@ -10,6 +10,7 @@ import {
   fixtureChunks, fixtureMergeOptions, fixtureToJson, replayFixture, toFixture, toHar, type Fixture, type Recording,
 } from '../../src/exchange/index.js'
 import { createMerger, merge } from '../../src/index.js'
+import { capturedRequest } from '../support/requests.js'
 import { ROOT, runCli } from './run.js'
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n'
@@ -31,11 +32,10 @@ function recording(name: string, url: string, size = 300, timed = true): Recordi
   const body = sample(name)
   const parts = body.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g'))!
   return {
-    request: {
-      id: name, method: 'POST', url, status: 200, requestHeaders: [{ name: 'Authorization', value: 'Bearer sk-secret' }],
-      responseHeaders: [{ name: 'Content-Type', value: 'text/event-stream' }], requestBody: '{"stream":true}',
-      contentType: 'text/event-stream', startedAt: STARTED_AT, source: 'live',
-    },
+    request: capturedRequest({
+      id: name, url, requestHeaders: [{ name: 'Authorization', value: 'Bearer sk-secret' }],
+      responseHeaders: [{ name: 'Content-Type', value: 'text/event-stream' }], requestBody: '{"stream":true}', startedAt: STARTED_AT, source: 'live',
+    }),
     chunks: parts.map((data, i) => ({ data, t: timed ? STARTED_AT + 100 + 40 * i : null })),
   }
 }

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { parseCliArgs } from '../../src/cli/args.js'
 import { fixtureToJson, toFixture } from '../../src/exchange/fixture.js'
 import { merge, type Rules } from '../../src/index.js'
+import { capturedRequest } from '../support/requests.js'
 import { ROOT, runCli } from './run.js'
 
 const TGI = 'test/fixtures/rules/tgi-generate-stream.sse'
@@ -69,7 +70,7 @@ describe('--rules', { timeout: 120_000 }, () => {
 
   it('a fixture that carries its rules is replayed with them, no --rules needed', async () => {
     const fixture = toFixture({
-      request: { id: 'r', method: 'POST', url: 'http://tgi.local/generate_stream', status: 200, requestHeaders: [], responseHeaders: [], requestBody: null, contentType: 'text/event-stream', startedAt: 0, source: 'import' },
+      request: capturedRequest({ id: 'r', url: 'http://tgi.local/generate_stream', startedAt: 0 }),
       chunks: [{ data: readFileSync(join(ROOT, TGI), 'utf8'), t: null }],
       forced: { rules },
     })

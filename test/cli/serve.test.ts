@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { fixtureToJson, toFixture, toHar, type Recording } from '../../src/exchange/index.js'
 import { compareReply } from '../../src/testing.js'
 import { wire } from '../debug/compare-support.js'
+import { recording, STARTED_AT } from '../support/requests.js'
 import { chatFixture, chatRecording } from '../testing/stress-clients.js'
 import { runCli } from './run.js'
 import { startServe } from './serve-support.js'
@@ -24,20 +25,14 @@ function temp(name: string, body: string): string {
   return path
 }
 
-const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
 const CHAT = temp('chat.deltascope.json', fixtureToJson(chatFixture()))
 const BODY = chatFixture().chunks.map((c) => ('text' in c ? c.text : '')).join('')
 
 /** An Anthropic capture of a wire fixture, its body in one read at `t` ms. */
 function anthropicRecording(name: string, id: string): Recording {
-  const contentType = 'text/event-stream'
-  return {
-    request: {
-      id, method: 'POST', url: 'https://api.anthropic.com/v1/messages', status: 200, requestHeaders: [],
-      responseHeaders: [{ name: 'content-type', value: contentType }], requestBody: '{}', contentType, startedAt: STARTED_AT, source: 'live',
-    },
-    chunks: [{ data: wire(name), t: STARTED_AT + 20 }],
-  }
+  return recording([[wire(name), 20]], {
+    id, url: 'https://api.anthropic.com/v1/messages', responseHeaders: [{ name: 'content-type', value: 'text/event-stream' }], requestBody: '{}', source: 'live',
+  })
 }
 
 async function readsOf(response: Response): Promise<Array<{ text: string; at: number }>> {

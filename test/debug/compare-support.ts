@@ -5,10 +5,9 @@
 
 import { readFileSync } from 'node:fs'
 import { toFixture, type Fixture } from '../../src/exchange/fixture.js'
-import type { CapturedChunk } from '../../src/exchange/types.js'
+import { recording } from '../support/requests.js'
 
 const ROOT = new URL('../fixtures/', import.meta.url).pathname
-const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
 
 const URLS: Record<string, string> = {
   'openai-chat': 'https://api.openai.com/v1/chat/completions',
@@ -62,16 +61,10 @@ export function fixtureOf(name: string, reads: readonly Uint8Array[] = [wire(nam
   const ndjson = name.endsWith('.ndjson')
   // an AI SDK 4 data stream (.txt) goes as the SDK sends it, text/plain
   const contentType = ndjson ? 'application/x-ndjson' : name.endsWith('.txt') ? 'text/plain; charset=utf-8' : 'text/event-stream; charset=utf-8'
-  const chunks: CapturedChunk[] = reads.map((data, i) => ({ data, t: STARTED_AT + 10 + 5 * i }))
-  return toFixture({
-    request: {
-      id: 'r1', method: 'POST', url: URLS[provider]!, status: 200,
-      requestHeaders: [{ name: 'content-type', value: 'application/json' }],
-      responseHeaders: [{ name: 'content-type', value: contentType }, { name: 'x-request-id', value: 'req_1' }],
-      requestBody: '{"stream":true}', contentType, startedAt: STARTED_AT, source: 'import',
-    },
-    chunks,
-  }, { exportedAt: '2025-06-01T12:00:00.000Z' })
+  return toFixture(recording(reads.map((data, i) => [data, 10 + 5 * i]), {
+    url: URLS[provider]!, requestHeaders: [{ name: 'content-type', value: 'application/json' }],
+    responseHeaders: [{ name: 'content-type', value: contentType }, { name: 'x-request-id', value: 'req_1' }], requestBody: '{"stream":true}', contentType,
+  }), { exportedAt: '2025-06-01T12:00:00.000Z' })
 }
 
 // ---------------------------------------------------------------------------

@@ -4,36 +4,21 @@
 
 import { describe, expect, it } from 'vitest'
 import { diagnose, diagnoseMerger } from '../../src/debug/diagnose.js'
-import type { CapturedChunk, Recording } from '../../src/exchange/types.js'
 import { createMerger, SYMPTOMS, type Diagnostic } from '../../src/index.js'
 import { LineEndings } from '../../src/debug/line-endings.js'
 import { fixtureRecording, loadFixtures } from '../support/fixtures.js'
+import { recording } from '../support/requests.js'
+import { openaiChunk } from '../support/streams.js'
 
-const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
 const encoder = new TextEncoder()
-
-/** A recording of these reads; `t` in ms since the request started (null: unknown). */
-function recording(reads: Array<[string | Uint8Array, number | null]>, request: { url?: string; contentType?: string | null } = {}): Recording {
-  return {
-    request: {
-      id: 'r1', method: 'POST', url: request.url ?? 'https://api.openai.com/v1/chat/completions', status: 200,
-      requestHeaders: [], responseHeaders: [], requestBody: null,
-      contentType: request.contentType === undefined ? 'text/event-stream' : request.contentType,
-      startedAt: STARTED_AT, source: 'import',
-    },
-    chunks: reads.map(([data, t]): CapturedChunk => ({ data, t: t === null ? null : STARTED_AT + t })),
-  }
-}
 
 /** The body as one read of unknown time. */
 const whole = (body: string | Uint8Array, request?: Parameters<typeof recording>[1]) => recording([[body, null]], request)
 
 const found = (ds: Diagnostic[]) => ds.map((d) => [d.code, d.level, d.frame])
 
-/** An OpenAI chat chunk. */
-function chunk(delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): string {
-  return `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`
-}
+/** An OpenAI chat chunk without an id: the messages below quote its text and character offsets. */
+const chunk = (delta: object, finish: string | null = null) => openaiChunk(delta, finish, { id: null })
 
 const role = chunk({ role: 'assistant', content: '' })
 const hel = chunk({ content: 'Hel' })

@@ -7,36 +7,22 @@
 
 import { describe, expect, it } from 'vitest'
 import { diagnose } from '../../src/debug/diagnose.js'
-import type { CapturedChunk, Recording } from '../../src/exchange/types.js'
 import { createMerger, createProviderRegistry, defaultRegistry, SYMPTOMS, type Diagnostic, type ProviderAdapter } from '../../src/index.js'
 import { loadFixtures } from '../support/fixtures.js'
+import { recording } from '../support/requests.js'
+import { DONE, openaiChunk } from '../support/streams.js'
 
-const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
-const OPENAI = 'https://api.openai.com/v1/chat/completions'
 const encoder = new TextEncoder()
-
-/** A recording of these reads; `t` in ms since the request started (null: unknown). */
-function recording(reads: Array<[string | Uint8Array, number | null]>, request: { url?: string; contentType?: string | null } = {}): Recording {
-  return {
-    request: {
-      id: 'r1', method: 'POST', url: request.url ?? OPENAI, status: 200, requestHeaders: [], responseHeaders: [], requestBody: null,
-      contentType: request.contentType === undefined ? 'text/event-stream' : request.contentType, startedAt: STARTED_AT, source: 'import',
-    },
-    chunks: reads.map(([data, t]): CapturedChunk => ({ data, t: t === null ? null : STARTED_AT + t })),
-  }
-}
 
 const whole = (body: string | Uint8Array, request?: Parameters<typeof recording>[1]) => diagnose(recording([[body, null]], request))
 
-/** An OpenAI chat chunk. */
-function chunk(delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): string {
-  return `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`
-}
+/** An OpenAI chat chunk without an id (the scenarios below cut the wire at character offsets). */
+const chunk = (delta: object, finish: string | null = null, extra: Record<string, unknown> = {}) => openaiChunk(delta, finish, { id: null, ...extra })
 const role = chunk({ role: 'assistant', content: '' })
 const hel = chunk({ content: 'Hel' })
 const lo = chunk({ content: 'lo' })
 const stop = chunk({}, 'stop')
-const done = 'data: [DONE]\n\n'
+const done = DONE
 
 /** Gemini's JSON array stream (its URL says so). */
 const GEMINI = 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent'

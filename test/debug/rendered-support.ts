@@ -3,8 +3,8 @@
 // fixture arriving in chosen network reads.
 
 import { toFixture, type Fixture } from '../../src/exchange/fixture.js'
+import { recording } from '../support/requests.js'
 
-const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
 
 /** The content deltas, one a frame (frames 1–6; frame 0 sets the role, frame 7 the finish reason). */
 export const DELTAS = [
@@ -38,15 +38,10 @@ export function reads(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] 
 
 export function fixture(parts: readonly Uint8Array[]): Fixture {
   const contentType = 'text/event-stream; charset=utf-8'
-  return toFixture({
-    request: {
-      id: 'r1', method: 'POST', url: 'https://api.openai.com/v1/chat/completions', status: 200,
-      requestHeaders: [{ name: 'content-type', value: 'application/json' }],
-      responseHeaders: [{ name: 'content-type', value: contentType }],
-      requestBody: '{"stream":true}', contentType, startedAt: STARTED_AT, source: 'import',
-    },
-    chunks: parts.map((data, i) => ({ data, t: STARTED_AT + 10 + 5 * i })),
-  }, { exportedAt: '2025-06-01T12:00:00.000Z' })
+  return toFixture(recording(parts.map((data, i) => [data, 10 + 5 * i]), {
+    requestHeaders: [{ name: 'content-type', value: 'application/json' }], responseHeaders: [{ name: 'content-type', value: contentType }],
+    requestBody: '{"stream":true}', contentType,
+  }), { exportedAt: '2025-06-01T12:00:00.000Z' })
 }
 
 /** The byte offset of `text` in the bytes (its first occurrence), plus `plus`. */

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { toFixture, type Fixture } from '../../src/exchange/fixture.js'
 import { chunk, chunkingNameError, DEFAULT_CHUNKINGS, stressSource, type ChunkingName } from '../../src/debug/stress-chunkings.js'
+import { recording } from '../support/requests.js'
 
 const enc = new TextEncoder()
 const dec = new TextDecoder('utf-8', { ignoreBOM: true })
@@ -12,13 +13,9 @@ const STARTED_AT = 1_750_000_000_000
 
 /** A capture whose body arrived in these reads, read i at 10·(i+1) ms. */
 function capture(reads: string[], contentType = 'text/event-stream'): Fixture {
-  return toFixture({
-    request: {
-      id: 'r', method: 'POST', url: 'https://api.openai.com/v1/chat/completions', status: 200, requestHeaders: [],
-      responseHeaders: [{ name: 'content-type', value: contentType }], requestBody: null, contentType, startedAt: STARTED_AT, source: 'live',
-    },
-    chunks: reads.map((r, i) => ({ data: enc.encode(r), t: STARTED_AT + 10 * (i + 1) })),
-  }, { exportedAt: '2025-06-01T00:00:00.000Z' })
+  return toFixture(recording(reads.map((r, i) => [enc.encode(r), 10 * (i + 1)]), {
+    id: 'r', responseHeaders: [{ name: 'content-type', value: contentType }], contentType, startedAt: STARTED_AT, source: 'live',
+  }), { exportedAt: '2025-06-01T00:00:00.000Z' })
 }
 
 /** The reads as [text (lossy), t]; or the reason it does not apply. */

@@ -3,23 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import { diagnose } from '../../src/debug/diagnose.js'
 import { timing } from '../../src/debug/timing.js'
-import type { Recording } from '../../src/exchange/types.js'
-
-const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
-
-function recording(reads: Array<[string, number | null]>): Recording {
-  return {
-    request: {
-      id: 'r1', method: 'POST', url: 'https://api.openai.com/v1/chat/completions', status: 200,
-      requestHeaders: [], responseHeaders: [], requestBody: null, contentType: 'text/event-stream', startedAt: STARTED_AT, source: 'import',
-    },
-    chunks: reads.map(([data, t]) => ({ data, t: t === null ? null : STARTED_AT + t })),
-  }
-}
-
-function chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-  return `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
-}
+import { recording } from '../support/requests.js'
+import { openaiChunk as chunk } from '../support/streams.js'
 
 const f0 = chunk({ role: 'assistant', reasoning_content: 'Think' }) // reasoning
 const f1 = chunk({ reasoning_content: 'ing' })

@@ -30,7 +30,6 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoServer } from '../../demo/server.js'
 import { createMerger, merge } from '../../src/index.js'
-import type { Reply } from '../../src/index.js'
 import {
   CHROMIUM,
   CHROME_DIST,
@@ -40,7 +39,9 @@ import {
   type ExtensionBrowser,
   type PanelHandle,
 } from '../support/browser.js'
+import { expectedReply, expectPanelShows, type ShownReply } from '../support/panel-checks.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { DONE, openaiChunk } from '../support/streams.js'
 
 const SCREENSHOT = screenshotPath('panel.png')
 const SCREENSHOT_NARROW = screenshotPath('panel-narrow.png')
@@ -50,34 +51,33 @@ const CHROME_LIVE_DIST = join(CHROME_DIST, '../chrome-live')
 // ---- a second origin for what the demo does not serve ---------------------------------------------
 
 const UNICODE_TEXT = 'Prix : 5 € — naïve 中文 😀 “ok”'
-const chunk = (content: string, extra = ''): string =>
-  `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}${extra}}]}\n\n`
+const chunk = (content: string, finish: string | null = null): string => openaiChunk({ content }, finish, { id: 'c1' })
 const EXTRA_BODIES: Record<string, { type: string; body: string; hold?: boolean; whole?: boolean }> = {
   // No charset: Chrome hands the body to extensions decoded as windows-1252.
   '/charsetless.sse': {
     type: 'text/event-stream',
-    body: chunk('Prix : 5 € — ') + chunk('naïve 中文 ') + chunk('😀 “ok”', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+    body: chunk('Prix : 5 € — ') + chunk('naïve 中文 ') + chunk('😀 “ok”', 'stop') + DONE,
   },
   // A chat backend answering text/plain: listed because the body sniffs as SSE.
   '/backend/stream.txt': {
     type: 'text/plain; charset=utf-8',
-    body: chunk('Hello') + chunk(' from a text/plain backend', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+    body: chunk('Hello') + chunk(' from a text/plain backend', 'stop') + DONE,
   },
   // Cache-Control: no-store (every route here sends it; this one is named for the test that is about it)
   '/nostore.sse': {
     type: 'text/event-stream; charset=utf-8',
-    body: chunk('No') + chunk('-store') + chunk(', whole', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+    body: chunk('No') + chunk('-store') + chunk(', whole', 'stop') + DONE,
   },
   // The connection held open after [DONE] (a server that keeps it alive): the page closes it.
   '/held.sse': {
     type: 'text/event-stream; charset=utf-8',
-    body: chunk('Closed') + chunk(' by the page', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+    body: chunk('Closed') + chunk(' by the page', 'stop') + DONE,
     hold: true,
   },
   // Larger than Chrome's DevTools keeps of a finished response (23 MB; 10.5 MB of ASCII is kept): sent at once
   '/big.sse': {
     type: 'text/event-stream; charset=utf-8',
-    body: Array.from({ length: 23_000 }, (_, i) => chunk(`${String(i).padStart(5, '0')} ${'x'.repeat(900)}`)).join('') + 'data: [DONE]\n\n',
+    body: Array.from({ length: 23_000 }, (_, i) => chunk(`${String(i).padStart(5, '0')} ${'x'.repeat(900)}`)).join('') + DONE,
     whole: true,
   },
   // Not streams: one JSON document, and plain text.
@@ -113,15 +113,6 @@ function startExtraServer(): Promise<{ url: string; server: Server }> {
 
 // ---- the panel's DOM --------------------------------------------------------------------------------
 
-interface PanelReply {
-  state: string | null
-  frameCount: number
-  rowFrames: number
-  rowBroken: number
-  choices: Array<{ index: number; content: string; reasoning: string; finishReason: string; tools: Array<{ name: string; id: string; args: string | null; pretty: string | null }> }>
-  frameErrors: number[]
-}
-
 const sel = (s: string): string => JSON.stringify(s)
 
 /** Clicks the request row for `url` and waits until the selection shows it. */
@@ -132,8 +123,8 @@ async function selectRequest(panel: PanelHandle, url: string): Promise<void> {
   await panel.waitFor(`document.querySelector('.ds-sel-title')?.title === ${sel(url)}`, { message: `the selection to show ${url}` })
 }
 
-function readSelection(panel: PanelHandle, url: string): Promise<PanelReply> {
-  return panel.evaluate<PanelReply>(`(() => {
+function readSelection(panel: PanelHandle, url: string): Promise<ShownReply> {
+  return panel.evaluate<ShownReply>(`(() => {
     const q = (root, id) => root.querySelector('[data-testid="' + id + '"]')
     const text = (el) => el ? el.textContent : null
     const row = [...document.querySelectorAll('[data-testid=request-row]')].find((r) => r.dataset.url === ${sel(url)})
@@ -159,29 +150,6 @@ function readSelection(panel: PanelHandle, url: string): Promise<PanelReply> {
   })()`)
 }
 
-function expectPanelShows(shown: PanelReply, expected: Reply, label: string): void {
-  expect(shown.state, `${label}: state`).toBe('finished')
-  expect(shown.frameCount, `${label}: frame count`).toBe(expected.frameCount)
-  expect(shown.rowFrames, `${label}: frames in the list row`).toBe(expected.frameCount)
-  expect(shown.rowBroken, `${label}: broken count in the list row`).toBe(expected.errors.length)
-  expect(shown.frameErrors, `${label}: broken frames`).toEqual(expected.errors.map((e) => e.frame))
-  expect(shown.choices.map((c) => c.index), `${label}: choices`).toEqual(expected.choices.map((c) => c.index))
-  expected.choices.forEach((c, i) => {
-    const s = shown.choices[i]!
-    expect(s.content, `${label}: content of choice ${c.index}`).toBe(c.content)
-    expect(s.reasoning, `${label}: reasoning of choice ${c.index}`).toBe(c.reasoning)
-    expect(s.finishReason, `${label}: finish reason of choice ${c.index}`).toBe(c.finishReason ?? '')
-    expect(s.tools.length, `${label}: tool calls of choice ${c.index}`).toBe(c.toolCalls.length)
-    c.toolCalls.forEach((t, k) => {
-      const st = s.tools[k]!
-      expect(st.name, `${label}: tool ${k} name`).toBe(t.name ?? '(no name)')
-      expect(st.id, `${label}: tool ${k} id`).toBe(t.id ?? '(no id)')
-      if (st.args !== null) expect(st.args, `${label}: tool ${k} arguments`).toBe(t.arguments)
-      else expect(JSON.parse(st.pretty ?? 'null'), `${label}: tool ${k} arguments`).toEqual(t.parsedArguments)
-    })
-  })
-}
-
 /** The frame row for `seq`, brought into view by the problem list's link, is marked broken. */
 async function expectBrokenRow(panel: PanelHandle, seq: number): Promise<void> {
   await panel.evaluate(`document.querySelector('[data-testid=frame-error][data-frame="${seq}"] button').click()`)
@@ -195,10 +163,6 @@ async function expectBrokenRow(panel: PanelHandle, seq: number): Promise<void> {
   expect(row.title).toMatch(/line \d+, position \d+: /)
 }
 
-async function expectedReply(url: string, contentType: string): Promise<Reply> {
-  const res = await fetch(url, { method: 'POST', body: '{}' })
-  return merge(new Uint8Array(await res.arrayBuffer()), { contentType, url })
-}
 
 /** Fetches in the page and reads the whole body, as a chat client would. */
 function pageFetch(b: ExtensionBrowser, url: string, method = 'POST'): Promise<number> {
@@ -549,7 +513,7 @@ describe.skipIf(!available)('the baseline package (dist/chrome): no permission',
 
   it('imports a HAR dropped on the panel beside the captured requests, marked imported', async () => {
     // a HAR 1.2 file as DevTools' Network panel saves it: one streaming entry, one JSON entry (not a stream)
-    const body = chunk('Dropped') + chunk(' in', ',"finish_reason":"stop"') + 'data: [DONE]\n\n'
+    const body = chunk('Dropped') + chunk(' in', 'stop') + DONE
     const url = 'https://api.openai.com/v1/chat/completions?from=har'
     const har = {
       log: {

@@ -27,9 +27,11 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoServer } from '../../demo/server.js'
-import { merge, type Reply } from '../../src/index.js'
+import type { Reply } from '../../src/index.js'
 import { sleep } from '../support/browser.js'
+import { expectedReply, expectPanelShows, type ShownChoice } from '../support/panel-checks.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { DONE, openaiChunk } from '../support/streams.js'
 import {
   FIREFOX,
   buildFirefoxForTest,
@@ -43,16 +45,15 @@ import {
 
 // ---- a second origin for what the demo does not serve ----------------------------------------------
 
-const sseChunk = (content: string, extra = ''): string =>
-  `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}${extra}}]}\n\n`
+const sseChunk = (content: string, finish: string | null = null): string => openaiChunk({ content }, finish, { id: 'c1' })
 const EXTRA_BODIES: Record<string, { type: string; body: string }> = {
   // A chat backend answering text/plain: followed live because its first lines sniff as SSE.
   '/backend/stream.txt': {
     type: 'text/plain; charset=utf-8',
-    body: sseChunk('Hello') + sseChunk(' from a text/plain backend', ',"finish_reason":"stop"') + 'data: [DONE]\n\n',
+    body: sseChunk('Hello') + sseChunk(' from a text/plain backend', 'stop') + DONE,
   },
   // 2.2 MB, sent at once: more than Firefox's DevTools keeps of a response (about 1 MB)
-  '/big.sse': { type: 'text/event-stream; charset=utf-8', body: Array.from({ length: 2200 }, (_, i) => sseChunk(`${i} ${'x'.repeat(900)}`)).join('') + 'data: [DONE]\n\n' },
+  '/big.sse': { type: 'text/event-stream; charset=utf-8', body: Array.from({ length: 2200 }, (_, i) => sseChunk(`${i} ${'x'.repeat(900)}`)).join('') + DONE },
   // Not a stream: sniffed, then dropped.
   '/hello.txt': { type: 'text/plain', body: 'Hello, world\n' },
 }
@@ -89,7 +90,7 @@ interface Shown {
   rows: Row[]
   selected: string | null
   frameCount: number
-  choices: Array<{ index: number; content: string; reasoning: string; finishReason: string; tools: Array<{ name: string; id: string; args: string | null; pretty: string | null }> }>
+  choices: ShownChoice[]
   frameErrors: number[]
   notes: string[]
   live: { checked: boolean; disabled: boolean } | null
@@ -138,35 +139,12 @@ function shown(nodes: ProbeNode[]): Shown {
   }
 }
 
-function expectPanelShows(s: Shown, url: string, expected: Reply, label: string): void {
+/** The panel shows `expected` for `url`, its row selected. */
+function expectPanelShowsAt(s: Shown, url: string, expected: Reply, label: string): void {
   const row = s.rows.find((r) => r.title === url)
   expect(row, `${label}: its row`).toBeDefined()
-  expect(row!.state, `${label}: state`).toBe('finished')
   expect(s.selected, `${label}: selected`).toBe(url)
-  expect(s.frameCount, `${label}: frame count`).toBe(expected.frameCount)
-  expect(row!.frames, `${label}: frames in the list row`).toBe(expected.frameCount)
-  expect(row!.broken, `${label}: broken count in the list row`).toBe(expected.errors.length)
-  expect(s.frameErrors, `${label}: broken frames`).toEqual(expected.errors.map((e) => e.frame))
-  expect(s.choices.map((c) => c.index), `${label}: choices`).toEqual(expected.choices.map((c) => c.index))
-  expected.choices.forEach((c, i) => {
-    const got = s.choices[i]!
-    expect(got.content, `${label}: content of choice ${c.index}`).toBe(c.content)
-    expect(got.reasoning, `${label}: reasoning of choice ${c.index}`).toBe(c.reasoning)
-    expect(got.finishReason, `${label}: finish reason of choice ${c.index}`).toBe(c.finishReason ?? '')
-    expect(got.tools.length, `${label}: tool calls of choice ${c.index}`).toBe(c.toolCalls.length)
-    c.toolCalls.forEach((t, k) => {
-      const st = got.tools[k]!
-      expect(st.name, `${label}: tool ${k} name`).toBe(t.name ?? '(no name)')
-      expect(st.id, `${label}: tool ${k} id`).toBe(t.id ?? '(no id)')
-      if (st.args !== null) expect(st.args, `${label}: tool ${k} arguments`).toBe(t.arguments)
-      else expect(JSON.parse(st.pretty ?? 'null'), `${label}: tool ${k} arguments`).toEqual(t.parsedArguments)
-    })
-  })
-}
-
-async function expectedReply(url: string, contentType: string): Promise<Reply> {
-  const res = await fetch(url, { method: 'POST', body: '{}' })
-  return merge(new Uint8Array(await res.arrayBuffer()), { contentType, url })
+  expectPanelShows({ state: row!.state, frameCount: s.frameCount, rowFrames: row!.frames, rowBroken: row!.broken, choices: s.choices, frameErrors: s.frameErrors }, expected, label)
 }
 
 // ---- the run ---------------------------------------------------------------------------------------------
@@ -201,7 +179,7 @@ describe.skipIf(skip)('Deltascope extension in Firefox', () => {
     expect(want.frameCount, `${label}: a real stream`).toBeGreaterThan(1)
     await select(url)
     const s = await waitShown((x) => x.frameCount === want.frameCount, `${label}: frame count ${want.frameCount}`)
-    expectPanelShows(s, url, want, label)
+    expectPanelShowsAt(s, url, want, label)
     return want
   }
   /** Fetches in the page (or in a worker or an iframe of it) and reads the whole body. */

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { asWindows1252, decodeWindows1252 } from '../support/windows-1252.js'
 import { encodeWindows1252, repairWindows1252 } from '../../src/exchange/windows-1252.js'
-import type { CapturedRequest } from '../../src/exchange/types.js'
+import { capturedRequest } from '../support/requests.js'
 import { merge } from '../../src/library.js'
 import { createPanelStore } from '../../panel/store/index.js'
 
@@ -64,10 +64,7 @@ describe('the store undoes it for a request the capture marked', () => {
   function replyOf(text: string, marked = true) {
     const pending: Array<() => void> = []
     const store = createPanelStore(null, { schedule: (f) => pending.push(f) })
-    const request: CapturedRequest = {
-      id: 'r', method: 'GET', url: URL_, status: 200, requestHeaders: [], responseHeaders: [], requestBody: null,
-      contentType: 'text/event-stream', startedAt: 0, source: 'har', ...(marked ? { bodyDecodedAs: 'windows-1252' as const } : {}),
-    }
+    const request = capturedRequest({ id: 'r', method: 'GET', url: URL_, startedAt: 0, source: 'har', ...(marked ? { bodyDecodedAs: 'windows-1252' as const } : {}) })
     store.apply({ type: 'request', request })
     store.apply({ type: 'chunk', id: 'r', data: text, t: null })
     store.apply({ type: 'finished', id: 'r', t: null })

@@ -15,6 +15,7 @@ const deepObject = '{"a":'.repeat(LEVELS) + '1' + '}'.repeat(LEVELS)
 const TOO_DEEP = (position: number) => `nested deeper than 256 levels (at position ${position}): not parsed, the text is kept`
 
 const sse = (...frames: string[]) => frames.map((f) => `data: ${f}\n\n`).join('')
+// Text, not test/support/streams.ts's openaiChunk: the deltas and extras are deep JSON texts spliced in verbatim.
 const chat = (delta: string, extra = '') => `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":${delta}}]${extra}}`
 const chatText = (text: string) => chat(`{"content":${JSON.stringify(text)}}`)
 

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { createMerger, createProviderRegistry, defaultRegistry, merge, type ProviderAdapter } from '../../src/index.js'
 
 const sse = (frames: string[]) => frames.map((f) => `data: ${f}\n\n`).join('')
+// Text, not test/support/streams.ts's openaiChunk: `fn` and `extra` are JSON fragments spliced in verbatim.
 const chatCall = (fn: string, extra = '') => `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0${extra},"function":${fn}}]}}]}`
 
 function nameFragments(n: number): string {

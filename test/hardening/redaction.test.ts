@@ -20,17 +20,13 @@ import { runExport } from '../../panel/exports.js'
 import type { PanelShell } from '../../panel/shell.js'
 import type { ExportSource } from '../../panel/store/index.js'
 import { createRedactionSettings, fromStored } from '../../panel/store/redaction.js'
+import { capturedRequest } from '../support/requests.js'
 
 const R = '[REDACTED]'
 const NOTE = (n: number) => `[REDACTED] a request body of ${n} characters that is not JSON, NDJSON, a form or multipart was left out: export with credentials to keep it`
 
-function request(overrides: Partial<CapturedRequest> = {}): CapturedRequest {
-  return {
-    id: 'r', method: 'POST', url: 'https://api.openai.com/v1/chat/completions', status: 200,
-    requestHeaders: [], responseHeaders: [], requestBody: null, contentType: 'text/event-stream', startedAt: Date.UTC(2025, 0, 2, 3, 4, 5), source: 'live',
-    ...overrides,
-  }
-}
+const request = (overrides: Partial<CapturedRequest> = {}): CapturedRequest =>
+  capturedRequest({ id: 'r', startedAt: Date.UTC(2025, 0, 2, 3, 4, 5), source: 'live', ...overrides })
 
 describe('headers', () => {
   it('OpenAI-Organization, OpenAI-Project, Authentication, X-Auth-Key and any Bearer value', () => {

@@ -11,11 +11,12 @@ import { fixtureToJson, toFixture } from '../../src/exchange/fixture.js'
 import type { CapturedChunk } from '../../src/exchange/types.js'
 import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { capturedRequest } from '../support/requests.js'
+import { openaiChunk } from '../support/streams.js'
 
 const T0 = Date.UTC(2026, 0, 5, 9, 30, 0)
 
-const chunk = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'chatcmpl-7', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+const chunk = (delta: object, finish: string | null = null) => openaiChunk(delta, finish, { id: 'chatcmpl-7', created: 1, model: 'gpt-4o' })
 
 /** Seven frames; frame 3 arrives split across two network reads (a client that parses each read on its own drops it). */
 const FRAMES = [
@@ -39,11 +40,10 @@ function fixtureText(): string {
       reads.push({ data: frame.slice(30), t: T0 + times[i++]! })
     } else reads.push({ data: frame, t: T0 + times[i++]! })
   }
-  const request = {
-    id: 'x', method: 'POST', url: 'https://api.openai.com/v1/chat/completions', status: 200,
-    requestHeaders: [{ name: 'Authorization', value: 'Bearer sk-live-secret' }], responseHeaders: [{ name: 'Content-Type', value: 'text/event-stream' }],
-    requestBody: '{"model":"gpt-4o","stream":true}', contentType: 'text/event-stream', startedAt: T0, source: 'live' as const,
-  }
+  const request = capturedRequest({
+    id: 'x', requestHeaders: [{ name: 'Authorization', value: 'Bearer sk-live-secret' }], responseHeaders: [{ name: 'Content-Type', value: 'text/event-stream' }],
+    requestBody: '{"model":"gpt-4o","stream":true}', startedAt: T0, source: 'live',
+  })
   return fixtureToJson(toFixture({ request, chunks: reads }, { exportedAt: '2026-01-05T09:31:00.000Z' }))
 }
 

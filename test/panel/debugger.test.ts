@@ -2,24 +2,15 @@
 // frames, the timing figures, and "compare with my client" / "diff two captures" as events.
 
 import { describe, expect, it } from 'vitest'
-import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
+import type { CaptureEvent } from '../../panel/shell.js'
 import { createPanelStore, type FrameItem, type LocalPanelStore } from '../../panel/store/index.js'
+import { requestEvent } from '../support/requests.js'
+import { openaiChunk as chat } from '../support/streams.js'
 
 const T0 = 1_754_000_000_000
 
-function request(id: string): CaptureEvent {
-  return {
-    type: 'request',
-    request: {
-      id, method: 'POST', url: `https://api.example.com/v1/chat/completions?x=${id}`, status: 200,
-      requestHeaders: [], responseHeaders: [], requestBody: '{"stream":true}', contentType: 'text/event-stream',
-      startedAt: T0, source: 'live',
-    } satisfies CapturedRequest,
-  }
-}
-
-const chat = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+const request = (id: string): CaptureEvent =>
+  requestEvent({ id, url: `https://api.example.com/v1/chat/completions?x=${id}`, requestBody: '{"stream":true}', startedAt: T0, source: 'live' })
 
 /** Five frames: "Hello", " wor", "ld", the finish, [DONE]. */
 const CLEAN = [chat({ role: 'assistant', content: 'Hello' }), chat({ content: ' wor' }), chat({ content: 'ld' }), chat({}, 'stop'), 'data: [DONE]\n\n']

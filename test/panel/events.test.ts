@@ -4,20 +4,14 @@
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
 import { applyEvent, createPanelStore, type PanelEvent } from '../../panel/store/index.js'
+import { requestEvent } from '../support/requests.js'
 
 const T0 = 1_754_000_000_000
 const NDJSON = '{"model":"m","message":{"role":"assistant","content":"Hi"},"done":false}\n'
   + '{"model":"m","message":{"role":"assistant","content":" there"},"done":true,"done_reason":"stop"}\n'
 
-function request(id: string, over: Partial<CapturedRequest> = {}): CaptureEvent {
-  return {
-    type: 'request',
-    request: {
-      id, method: 'POST', url: 'paste', status: 200, requestHeaders: [], responseHeaders: [], requestBody: null,
-      contentType: null, startedAt: T0, source: 'paste', ...over,
-    },
-  }
-}
+const request = (id: string, over: Partial<CapturedRequest> = {}): CaptureEvent =>
+  requestEvent({ id, url: 'paste', contentType: null, startedAt: T0, source: 'paste', ...over })
 
 /** A store whose batches run only when the test says so, with two finished NDJSON requests, `a` selected. */
 function twoRequests() {

@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs'
 import type { CDPSession, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPage, workerHeapsMB, type OpenedPage } from '../support/browser.js'
+import { DONE, openaiChunk } from '../support/streams.js'
 
 let opened: OpenedPage
 let page: Page
@@ -127,7 +128,7 @@ describe('a bidi-laden reply', () => {
   const body = [
     { role: 'assistant', content },
     { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'run', arguments: args } }] },
-  ].map((delta) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`).join('') + 'data: [DONE]\n\n'
+  ].map((delta) => openaiChunk(delta)).join('') + DONE
 
   it('every control, bidi and invisible character is a visible mark with its legend; the DOM text is exact', async () => {
     await feed('bidi', body)

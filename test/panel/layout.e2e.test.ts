@@ -11,9 +11,10 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, ensurePageBuilt, servePage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { capturedRequest } from '../support/requests.js'
+import { openaiChunk } from '../support/streams.js'
 
-const chunk = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'chatcmpl-9', object: 'chat.completion.chunk', model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+const chunk = (delta: object, finish: string | null = null) => openaiChunk(delta, finish, { id: 'chatcmpl-9', model: 'gpt-4o' })
 const REPLY = 'A narrow panel still shows the whole reply, wrapped to its width, with nothing cut off at the right.'
 const BODY = REPLY.split(' ').map((w, i) => chunk(i === 0 ? { role: 'assistant', content: w } : { content: ` ${w}` })).join('') + chunk({}, 'stop') + 'data: [DONE]\n\n'
 const LONG_URL = 'https://gateway.internal.example.com/openai/deployments/gpt-4o-2024-08-06-eastus2/chat/completions?api-version=2024-10-21&trace=req-7f3a'
@@ -32,14 +33,11 @@ async function open(width: number): Promise<void> {
   await page.setViewportSize({ width, height: 860 })
   await page.goto(`${origin}/?deltascope-test`)
   await page.locator('[data-testid="request-row"]').first().waitFor()
-  await page.evaluate(([url, body]) => {
+  const request = capturedRequest({ id: 'wide-url', url: LONG_URL, requestBody: '{"stream":true}', startedAt: Date.now() + 1000, source: 'live' })
+  await page.evaluate(([request, body]) => {
     const hook = (window as unknown as { __deltascope: { feed(e: unknown[]): void } }).__deltascope
-    const request = {
-      id: 'wide-url', method: 'POST', url, status: 200, requestHeaders: [], responseHeaders: [], requestBody: '{"stream":true}',
-      contentType: 'text/event-stream', startedAt: Date.now() + 1000, source: 'live',
-    }
     hook.feed([{ type: 'request', request }, { type: 'chunk', id: 'wide-url', data: body, t: null }, { type: 'finished', id: 'wide-url', t: null }, { type: 'select', id: 'wide-url' }])
-  }, [LONG_URL, BODY] as const)
+  }, [request, BODY] as const)
   await expect.poll(() => page.locator('[data-testid="request-row"][aria-selected="true"]').getAttribute('data-id')).toBe('wide-url')
 }
 

@@ -7,22 +7,15 @@ import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
 import { createPanelStore, type FrameItem } from '../../panel/store/index.js'
 import { startCell } from '../../panel/request-columns.js'
 import { formatDuration } from '../../panel/format.js'
+import { requestEvent } from '../support/requests.js'
+import { openaiChunk as chat, openaiStream } from '../support/streams.js'
 
 const T0 = 1_754_000_000_000
 
-function request(id: string, over: Partial<CapturedRequest> = {}): CaptureEvent {
-  return {
-    type: 'request',
-    request: {
-      id, method: 'POST', url: `https://api.openai.com/v1/chat/completions?r=${id}`, status: 200, requestHeaders: [], responseHeaders: [],
-      requestBody: null, contentType: 'text/event-stream', startedAt: T0, source: 'live', ...over,
-    },
-  }
-}
+const request = (id: string, over: Partial<CapturedRequest> = {}): CaptureEvent =>
+  requestEvent({ id, url: `https://api.openai.com/v1/chat/completions?r=${id}`, startedAt: T0, source: 'live', ...over })
 
-const chat = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
-const WHOLE = chat({ role: 'assistant', content: 'Hi' }) + chat({}, 'stop') + 'data: [DONE]\n\n'
+const WHOLE = openaiStream(['Hi'])
 /** Two frames, then a third cut mid-JSON (the page aborted while it arrived). */
 const CUT = chat({ role: 'assistant', content: 'Hi' }) + chat({ content: ' there' }) + 'data: {"id":"c","object":"chat.comple'
 

@@ -8,15 +8,12 @@ import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
 import { createPanelStore } from '../../panel/store/index.js'
 import { listedReason, sniffBody } from '../../src/exchange/sniff.js'
 import { bedrockEvent, concat } from '../support/eventstream.js'
+import { requestEvent } from '../support/requests.js'
 
 const T0 = 1_754_000_000_000
 
-function request(id: string, over: Partial<CapturedRequest>): CaptureEvent {
-  return {
-    type: 'request',
-    request: { id, method: 'POST', url: `https://app.example.com/api/chat?x=${id}`, status: 200, requestHeaders: [], responseHeaders: [], requestBody: '{}', contentType: null, startedAt: T0, source: 'har', ...over },
-  }
-}
+const request = (id: string, over: Partial<CapturedRequest>): CaptureEvent =>
+  requestEvent({ id, url: `https://app.example.com/api/chat?x=${id}`, requestBody: '{}', contentType: null, startedAt: T0, source: 'har', ...over })
 
 function listed(id: string, over: Partial<CapturedRequest>, body: string | Uint8Array) {
   const pending: Array<() => void> = []

@@ -7,12 +7,12 @@ import { merge } from '../../src/index.js'
 import type { CaptureEvent } from '../../panel/shell.js'
 import { createPanelStore, type LocalPanelStore, type StoreOptions } from '../../panel/store/index.js'
 import { costOf, DEFAULT_MEMORY_BUDGET, formatBudget, mayGrow, MB, releasedNote, toRelease, type Holding } from '../../panel/store/budget.js'
+import { requestEvent } from '../support/requests.js'
+import { openaiChunk as chat } from '../support/streams.js'
 
 const T0 = 1_754_000_000_000
 const enc = (s: string) => new TextEncoder().encode(s)
 
-const chat = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
 /** 5 frames, one of them broken; 'é' and '✓' make text and bytes differ in length. */
 const STREAM = [chat({ role: 'assistant', content: 'Hé' }), chat({ content: 'llo ✓' }), 'data: {"choices":[\n\n', chat({}, 'stop'), 'data: [DONE]\n\n']
 const BODY = STREAM.join('')
@@ -29,15 +29,7 @@ function manualStore(options: StoreOptions = {}) {
   return { store, tick, step }
 }
 
-function request(id: string): CaptureEvent {
-  return {
-    type: 'request',
-    request: {
-      id, method: 'POST', url: `https://api.example.com/v1/chat/completions?r=${id}`, status: 200,
-      requestHeaders: [], responseHeaders: [], requestBody: null, contentType: 'text/event-stream', startedAt: T0, source: 'live',
-    },
-  }
-}
+const request = (id: string): CaptureEvent => requestEvent({ id, url: `https://api.example.com/v1/chat/completions?r=${id}`, startedAt: T0, source: 'live' })
 
 function feed(store: LocalPanelStore, id: string, finish = true): void {
   store.apply(request(id))

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CaptureEvent, CapturedRequest, Header } from '../../panel/shell.js'
 import { createPanelStore } from '../../panel/store/index.js'
+import { requestEvent } from '../support/requests.js'
 
 const T0 = 1_754_000_000_000
 const WHOLE = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
@@ -15,13 +16,7 @@ function rowAfter(source: CapturedRequest['source'], responseHeaders: Header[], 
   const pending: Array<() => void> = []
   const store = createPanelStore(null, { schedule: (f) => pending.push(f) })
   const events: CaptureEvent[] = [
-    {
-      type: 'request',
-      request: {
-        id: 'r', method: 'POST', url: 'https://api.example.com/v1/chat/completions', status: 200, requestHeaders: [], responseHeaders,
-        requestBody: null, contentType: 'text/event-stream', startedAt: T0, source, ...extra,
-      },
-    },
+    requestEvent({ id: 'r', url: 'https://api.example.com/v1/chat/completions', responseHeaders, startedAt: T0, source, ...extra }),
     ...(body === null ? [] : [{ type: 'chunk', id: 'r', data: body, t: T0 + 5 } as CaptureEvent]),
     { type: 'finished', id: 'r', t: T0 + 10 },
   ]
@@ -76,13 +71,7 @@ describe('a stream the page closes once it has the terminal event', () => {
   function closedAfter(body: string) {
     const pending: Array<() => void> = []
     const store = createPanelStore(null, { schedule: (f) => pending.push(f) })
-    store.apply({
-      type: 'request',
-      request: {
-        id: 'r', method: 'GET', url: 'https://api.example.com/v1/chat/completions', status: 200, requestHeaders: [], responseHeaders: [],
-        requestBody: null, contentType: 'text/event-stream', startedAt: T0, source: 'live',
-      },
-    })
+    store.apply(requestEvent({ id: 'r', method: 'GET', url: 'https://api.example.com/v1/chat/completions', startedAt: T0, source: 'live' }))
     store.apply({ type: 'chunk', id: 'r', data: body, t: T0 + 5 })
     store.apply({ type: 'cancelled', id: 'r', t: T0 + 10, reason: 'cancelled by the page' })
     while (pending.length) pending.shift()!()

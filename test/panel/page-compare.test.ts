@@ -7,6 +7,7 @@ import { readSettled, SETTLE_MAX_MS } from '../../panel/page-compare.js'
 import type { InspectedPage, PageElement, PageQuery } from '../../panel/shell.js'
 import { applyEvent, createPanelStore } from '../../panel/store/index.js'
 import { body, DELTAS, PAGE_TEXT } from '../debug/rendered-support.js'
+import { requestEvent } from '../support/requests.js'
 
 const T0 = 1_754_000_000_000
 
@@ -75,13 +76,9 @@ describe('the store and the page', () => {
     const store = createPanelStore(null, { schedule: (f) => pending.push(f) })
     const tick = () => { while (pending.length) pending.shift()!() }
     for (const id of ids) {
-      applyEvent(store, {
-        type: 'request',
-        request: {
-          id, method: 'POST', url: `https://api.openai.com/v1/chat/completions?${id}`, status: 200, requestHeaders: [], responseHeaders: [{ name: 'content-type', value: 'text/event-stream' }],
-          requestBody: null, contentType: 'text/event-stream', startedAt: T0, source: 'har',
-        },
-      })
+      applyEvent(store, requestEvent({
+        id, url: `https://api.openai.com/v1/chat/completions?${id}`, responseHeaders: [{ name: 'content-type', value: 'text/event-stream' }], startedAt: T0, source: 'har',
+      }))
       applyEvent(store, { type: 'chunk', id, data: body(), t: null })
       applyEvent(store, { type: 'finished', id, t: T0 + 9 })
     }

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { merge } from '../../src/index.js'
 import { CHROMIUM, ensurePageBuilt, PAGE_DIST, ROOT, servePage, type ServedRequest } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { openaiChunk } from '../support/streams.js'
 
 /** Every request the server saw: method, path, body. */
 const served: ServedRequest[] = []
@@ -21,8 +22,7 @@ const serve = () => servePage((r) => served.push(r))
 
 const MARK = 'zq7-private-marker'
 
-const chunk = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+const chunk = (delta: object, finish: string | null = null) => openaiChunk(delta, finish, { id: 'chatcmpl-1', created: 1, model: 'gpt-4o' })
 
 const PASTED = [
   ': comment before the first frame',

@@ -9,21 +9,17 @@ import { diagnose } from '../../src/debug/diagnose.js'
 import type { Recording } from '../../src/exchange/types.js'
 import { createMerger } from '../../src/index.js'
 import { noteCounts, notesIn, problemsFirst } from '../../panel/store/problem-order.js'
+import { recording } from '../support/requests.js'
+import { DONE, openaiChunk } from '../support/streams.js'
 
-const chunk = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+/** An OpenAI chat chunk without an id: the counts below follow from its length, read 7 bytes at a time. */
+const chunk = (delta: object, finish: string | null = null) => openaiChunk(delta, finish, { id: null })
 
 /** 150 content frames, a finish reason sent twice, each read 7 bytes: 153 frames split across reads. */
 function splitEverywhere(): Recording {
-  const body = chunk({ role: 'assistant', content: '' }) + Array.from({ length: 150 }, () => chunk({ content: 'x' })).join('') + chunk({}, 'stop') + chunk({}, 'stop') + 'data: [DONE]\n\n'
-  const reads = Array.from({ length: Math.ceil(body.length / 7) }, (_, i) => ({ data: body.slice(i * 7, i * 7 + 7), t: 10 + i }))
-  return {
-    request: {
-      id: 'r', method: 'POST', url: 'https://api.openai.com/v1/chat/completions', status: 200, requestHeaders: [], responseHeaders: [],
-      requestBody: null, contentType: 'text/event-stream', startedAt: 0, source: 'live',
-    },
-    chunks: reads,
-  }
+  const body = chunk({ role: 'assistant', content: '' }) + Array.from({ length: 150 }, () => chunk({ content: 'x' })).join('') + chunk({}, 'stop') + chunk({}, 'stop') + DONE
+  const reads = Array.from({ length: Math.ceil(body.length / 7) }, (_, i) => [body.slice(i * 7, i * 7 + 7), 10 + i] as const)
+  return recording(reads, { id: 'r', startedAt: 0, source: 'live' })
 }
 
 describe('the Problems list\'s order and note counts', () => {

@@ -12,9 +12,10 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, ensurePageBuilt, servePage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { capturedRequest } from '../support/requests.js'
+import { openaiChunk } from '../support/streams.js'
 
-const chunk = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'chatcmpl-9', object: 'chat.completion.chunk', model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+const chunk = (delta: object, finish: string | null = null) => openaiChunk(delta, finish, { id: 'chatcmpl-9', model: 'gpt-4o' })
 
 /** 37 words of content (one frame each, the first with the role), then the finish and [DONE]: 39 frames. */
 const WORDS = ('Moon over the lighthouse tonight: the keeper climbs the stairs, winds the lamp, and writes in the log that the sea was calm, '
@@ -52,20 +53,17 @@ async function open(size: { width: number; height: number }, id: string, frames:
   await page.setViewportSize(size)
   await page.goto(`${origin}/?deltascope-test`)
   await page.locator('[data-testid="request-row"]').first().waitFor()
-  await page.evaluate(([id, reads]) => {
+  const request = capturedRequest({ id, requestBody: '{"stream":true}', startedAt: Date.now() + 1000, source: 'live' })
+  await page.evaluate(([request, reads]) => {
     const hook = (window as unknown as { __deltascope: { feed(e: unknown[]): void } }).__deltascope
-    const startedAt = Date.now() + 1000
-    const request = {
-      id, method: 'POST', url: 'https://api.openai.com/v1/chat/completions', status: 200, requestHeaders: [], responseHeaders: [],
-      requestBody: '{"stream":true}', contentType: 'text/event-stream', startedAt, source: 'live',
-    }
+    const { id, startedAt } = request
     hook.feed([
       { type: 'request', request },
       ...reads.map((r) => ({ type: 'chunk', id, data: new Uint8Array(r.data), t: startedAt + r.t })),
       { type: 'finished', id, t: startedAt + 5000 },
       { type: 'select', id },
     ])
-  }, [id, liveReads(frames)] as const)
+  }, [request, liveReads(frames)] as const)
   await expect.poll(() => page.locator('[data-testid="request-row"][aria-selected="true"]').getAttribute('data-id')).toBe(id)
 }
 

@@ -12,22 +12,15 @@ import { applyList, diffList } from '../../panel/remote/list-patch.js'
 import { createStoreMirror } from '../../panel/remote/mirror.js'
 import { LISTED, type FromStore, type Port, type ToStore } from '../../panel/remote/protocol.js'
 import { applyPatch, diffReply } from '../../panel/remote/reply-patch.js'
+import { requestEvent } from '../support/requests.js'
+import { openaiChunk as chat } from '../support/streams.js'
 
 const T0 = 1_754_000_000_000
 const URL_ = 'https://api.openai.com/v1/chat/completions'
 
-function request(id: string, over: Partial<CapturedRequest> = {}): CaptureEvent {
-  return {
-    type: 'request',
-    request: {
-      id, method: 'POST', url: `${URL_}?x=${id}`, status: 200, requestHeaders: [], responseHeaders: [],
-      requestBody: '{"stream":true}', contentType: 'text/event-stream', startedAt: T0, source: 'live', ...over,
-    },
-  }
-}
+const request = (id: string, over: Partial<CapturedRequest> = {}): CaptureEvent =>
+  requestEvent({ id, url: `${URL_}?x=${id}`, requestBody: '{"stream":true}', startedAt: T0, source: 'live', ...over })
 
-const chat = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
 const STREAM = [
   ': keep-alive\n\n',
   chat({ role: 'assistant', content: 'Hé' }), chat({ content: 'llo' }),

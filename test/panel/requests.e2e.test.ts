@@ -12,10 +12,10 @@ import { REQUEST_COLUMNS, requestColumn } from '../../panel/request-columns.js'
 import { defaultWidths } from '../../panel/store/sort.js'
 import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { requestEvent } from '../support/requests.js'
+import { openaiChunk as chat, openaiStream } from '../support/streams.js'
 
-const chat = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
-const WHOLE = chat({ role: 'assistant', content: 'Hello' }) + chat({ content: ' world' }) + chat({}, 'stop') + 'data: [DONE]\n\n'
+const WHOLE = openaiStream(['Hello', ' world'])
 /** Two frames, then a third the page's abort cut short. */
 const CUT = chat({ role: 'assistant', content: 'Hello' }) + chat({ content: ' wor' }) + 'data: {"id":"c","object":"chat.completion.chu'
 
@@ -32,13 +32,8 @@ type Ev = Record<string, unknown>
 async function feed(events: Ev[]): Promise<void> {
   await page.evaluate((events) => (window as unknown as { __deltascope: { feed(e: unknown[]): void } }).__deltascope.feed(events), events)
 }
-const req = (id: string, startedAt: number, url = `https://api.openai.com/v1/chat/completions?r=${id}`): Ev => ({
-  type: 'request',
-  request: {
-    id, method: 'POST', url, status: 200, requestHeaders: [{ name: 'Authorization', value: 'Bearer sk-secret' }], responseHeaders: [],
-    requestBody: '{"stream":true}', contentType: 'text/event-stream', startedAt, source: 'live',
-  },
-})
+const req = (id: string, startedAt: number, url = `https://api.openai.com/v1/chat/completions?r=${id}`): Ev =>
+  requestEvent({ id, url, requestHeaders: [{ name: 'Authorization', value: 'Bearer sk-secret' }], requestBody: '{"stream":true}', startedAt, source: 'live' })
 
 beforeAll(async () => {
   opened = await openPage({ path: '/?deltascope-test', clipboard: true })

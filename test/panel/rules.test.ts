@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { merge, type Rules } from '../../src/index.js'
 import type { CaptureEvent } from '../../panel/shell.js'
 import { createPanelStore } from '../../panel/store/index.js'
+import { requestEvent } from '../support/requests.js'
 import { createStreamRules, defaultPattern, fromStored, PREVIEW_BYTES, previewRules, SUGGEST_LAST_FRAMES, suggestFor, toStored, urlMatches } from '../../panel/store/rules.js'
 
 const T0 = 1_754_000_000_000
@@ -14,7 +15,7 @@ const rules: Rules = { version: 1, mode: 'append', text: 't', finishReason: 'why
 
 function events(id: string, url = URL_): CaptureEvent[] {
   return [
-    { type: 'request', request: { id, method: 'POST', url, status: 200, requestHeaders: [], responseHeaders: [], requestBody: null, contentType: 'text/event-stream', startedAt: T0, source: 'live' } },
+    requestEvent({ id, url, startedAt: T0, source: 'live' }),
     { type: 'chunk', id, data: BODY, t: T0 + 5 },
     { type: 'finished', id, t: T0 + 9 },
   ]

@@ -7,9 +7,9 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
+import { capturedRequest } from '../support/requests.js'
+import { openaiChunk as chat } from '../support/streams.js'
 
-const chat = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
 
 /** 8 frames: 0 "The cat", 1 " sat", 2 " on the", 3 " Mat.", 4 a ping, 5 a tool call about a cat, 6 finish, 7 [DONE]. */
 const BODY = [
@@ -34,14 +34,12 @@ const selected = () => page.locator('[data-testid="frame-row"][aria-selected="tr
 
 /** Feeds one request through the page's test hook and selects it. */
 async function feed(id: string, body: string): Promise<void> {
-  await page.evaluate(([id, body]) => {
+  const request = capturedRequest({ id, url: `https://api.openai.com/v1/chat/completions?case=${id}`, startedAt: Date.now(), source: 'live' })
+  await page.evaluate(([request, body]) => {
     const hook = (window as unknown as { __deltascope: { feed(e: unknown[]): void } }).__deltascope
-    const request = {
-      id, method: 'POST', url: `https://api.openai.com/v1/chat/completions?case=${id}`, status: 200, requestHeaders: [], responseHeaders: [],
-      requestBody: null, contentType: 'text/event-stream', startedAt: Date.now(), source: 'live',
-    }
+    const id = request.id
     hook.feed([{ type: 'request', request }, { type: 'chunk', id, data: body, t: null }, { type: 'finished', id, t: null }, { type: 'select', id }])
-  }, [id, body] as const)
+  }, [request, body] as const)
   await expect.poll(() => page.locator('[data-testid="request-row"][aria-selected="true"]').getAttribute('data-id')).toBe(id)
 }
 

@@ -7,21 +7,12 @@ import { describe, expect, it } from 'vitest'
 import type { CaptureEvent } from '../../panel/shell.js'
 import { createPanelStore, type LocalPanelStore, type StoreOptions } from '../../panel/store/index.js'
 import { parseQuery, stepIndex } from '../../panel/store/search.js'
+import { requestEvent } from '../support/requests.js'
+import { openaiChunk as chat } from '../support/streams.js'
 
 const T0 = 1_754_000_000_000
 
-function request(id: string): CaptureEvent {
-  return {
-    type: 'request',
-    request: {
-      id, method: 'POST', url: 'https://api.openai.com/v1/chat/completions', status: 200, requestHeaders: [], responseHeaders: [],
-      requestBody: null, contentType: 'text/event-stream', startedAt: T0, source: 'live',
-    },
-  }
-}
-
-const chat = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+const request = (id: string): CaptureEvent => requestEvent({ id, startedAt: T0, source: 'live' })
 
 /** 8 frames: 0 role+"The cat", 1 " sat", 2 " on the", 3 " Mat.", 4 a ping event, 5 tool call, 6 finish, 7 [DONE]. */
 const BODY = [

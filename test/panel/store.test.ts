@@ -5,22 +5,13 @@ import { describe, expect, it } from 'vitest'
 import { merge } from '../../src/index.js'
 import type { CaptureEvent, CapturedRequest } from '../../panel/shell.js'
 import { createPanelStore, type FrameItem, type LocalPanelStore, type StoreOptions } from '../../panel/store/index.js'
+import { requestEvent } from '../support/requests.js'
+import { openaiChunk as chat } from '../support/streams.js'
 
 const T0 = 1_754_000_000_000
 
-function request(id: string, over: Partial<CapturedRequest> = {}): CaptureEvent {
-  return {
-    type: 'request',
-    request: {
-      id, method: 'POST', url: `https://api.example.com/v1/chat/completions?x=${id}`, status: 200,
-      requestHeaders: [], responseHeaders: [], requestBody: '{"stream":true}', contentType: 'text/event-stream',
-      startedAt: T0, source: 'live', ...over,
-    },
-  }
-}
-
-const chat = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+const request = (id: string, over: Partial<CapturedRequest> = {}): CaptureEvent =>
+  requestEvent({ id, url: `https://api.example.com/v1/chat/completions?x=${id}`, requestBody: '{"stream":true}', startedAt: T0, source: 'live', ...over })
 
 /** 9 frames: role+text, text, 2 tool-call fragments, a broken frame, a ping, finish, usage, [DONE]; plus a comment. */
 const STREAM = [

@@ -15,6 +15,7 @@ function accumulate(lines: unknown[]): { acc: Accumulator; state: ReturnType<Acc
 }
 
 const at = '2025-05-27T22:54:57.6Z'
+// Ollama's /api/chat objects, not OpenAI chunks: test/support/streams.ts does not write this format.
 const chat = (message: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   ({ model: 'qwen3', created_at: at, message: { role: 'assistant', content: '', ...message }, done: false, ...extra })
 const counters = {

@@ -6,11 +6,9 @@ import { describe, expect, it } from 'vitest'
 import { HANDED_OVER, ReplayBuffer } from '../../src/shells/extension/replay-buffer.js'
 import type { CaptureEvent, CapturedRequest } from '../../src/exchange/types.js'
 import { createPanelStore } from '../../panel/store/index.js'
+import { capturedRequest } from '../support/requests.js'
 
-const request = (id: string): CapturedRequest => ({
-  id, method: 'POST', url: `https://api.example.com/${id}`, status: 200, requestHeaders: [], responseHeaders: [],
-  requestBody: null, contentType: 'text/event-stream', startedAt: 0, source: 'live',
-})
+const request = (id: string): CapturedRequest => capturedRequest({ id, url: `https://api.example.com/${id}`, startedAt: 0, source: 'live' })
 const bytes = (n: number) => new Uint8Array(n).fill(0x61)
 
 /** A buffer fed `events` in order, numbered from 1. */

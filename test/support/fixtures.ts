@@ -14,8 +14,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { diagnose } from '../../src/debug/diagnose.js'
-import type { CapturedChunk, Recording } from '../../src/exchange/types.js'
+import type { Recording } from '../../src/exchange/types.js'
 import { merge, type Diagnostic, type LibraryMergeOptions as MergeOptions, type Reply } from '../../src/index.js'
+import { recording } from './requests.js'
 
 /** One diagnostic a fixture expects: the code, level and frame diagnose() gives, and why. */
 export interface ExpectedDiagnostic {
@@ -91,21 +92,12 @@ export function loadFixtures(options: LoadOptions = {}): FixtureCase[] {
   return out
 }
 
-const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
-
 /**
  * A fixture's wire as a recording diagnose() reads: these reads (`t` in ms since the request
  * started, null: unknown), the fixture's URL and Content-Type, and what its options force.
  */
 export function fixtureRecording(options: MergeOptions, reads: Array<[Uint8Array, number | null]>): Recording {
-  const r: Recording = {
-    request: {
-      id: 'r1', method: 'POST', url: options.url ?? '', status: 200,
-      requestHeaders: [], responseHeaders: [], requestBody: null,
-      contentType: options.contentType ?? null, startedAt: STARTED_AT, source: 'import',
-    },
-    chunks: reads.map(([data, t]): CapturedChunk => ({ data, t: t === null ? null : STARTED_AT + t })),
-  }
+  const r = recording(reads, { url: options.url ?? '', contentType: options.contentType ?? null })
   if (options.provider) r.forced = { provider: options.provider }
   if (options.transport) r.forced = { ...r.forced, transport: options.transport }
   if (options.rules) r.forced = { ...r.forced, rules: options.rules }

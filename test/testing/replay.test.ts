@@ -3,9 +3,9 @@
 
 import { describe, expect, it } from 'vitest'
 import { FixtureError, fixtureToJson, toFixture, type Fixture } from '../../src/exchange/fixture.js'
-import type { CapturedChunk } from '../../src/exchange/types.js'
 import { parseFixture, replayResponse, replayStream } from '../../src/testing.js'
 import { at, cutAt, fixtureOf, wire } from '../debug/compare-support.js'
+import { recording } from '../support/requests.js'
 
 const DEMO = 'openai-chat/demo-reasoning-parallel-tools.sse'
 const STARTED_AT = 1_750_000_000_000
@@ -13,14 +13,8 @@ const STARTED_AT = 1_750_000_000_000
 /** A fixture of three small chunks arriving `times` ms after the request started. */
 function timed(times: readonly number[], headers = [{ name: 'content-type', value: 'text/event-stream' }]): Fixture {
   const pieces = ['data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"A"}}]}\n\n', 'data: {"choices":[{"index":0,"delta":{"content":"B"},"finish_reason":"stop"}]}\n\n', 'data: [DONE]\n\n']
-  const chunks: CapturedChunk[] = pieces.map((data, i) => ({ data, t: STARTED_AT + times[i]! }))
-  return toFixture({
-    request: {
-      id: 'r', method: 'POST', url: 'https://api.openai.com/v1/chat/completions', status: 200, requestHeaders: [], responseHeaders: headers,
-      requestBody: null, contentType: 'text/event-stream', startedAt: STARTED_AT, source: 'live',
-    },
-    chunks,
-  }, { exportedAt: '2025-06-15T00:00:00.000Z' })
+  const reads = pieces.map((data, i) => [data, times[i]!] as const)
+  return toFixture(recording(reads, { id: 'r', responseHeaders: headers, startedAt: STARTED_AT, source: 'live' }), { exportedAt: '2025-06-15T00:00:00.000Z' })
 }
 
 /** Every read of the body, with the ms since `start` at which it came. */

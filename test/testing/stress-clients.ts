@@ -5,6 +5,8 @@
 import { toFixture, type Fixture } from '../../src/exchange/fixture.js'
 import type { Recording } from '../../src/exchange/types.js'
 import type { StressClient } from '../../src/testing.js'
+import { recording } from '../support/requests.js'
+import { DONE, openaiChunk } from '../support/streams.js'
 
 export type Bug =
   /** Splits each read into events on its own: a frame cut by a read boundary is lost. */
@@ -76,8 +78,6 @@ export function chatClient(bug?: Bug): StressClient {
   }
 }
 
-const STARTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0)
-
 /** A clean OpenAI chat stream with multi-byte characters (2, 3 and 4 bytes), one read per event, 100 ms apart. */
 export function chatFixture(): Fixture {
   return toFixture(chatRecording(), { exportedAt: '2025-06-01T12:00:00.000Z' })
@@ -86,19 +86,10 @@ export function chatFixture(): Fixture {
 /** chatFixture()'s recording: the capture as the panel holds it. */
 export function chatRecording(): Recording {
   const deltas = [{ role: 'assistant', content: '' }, { content: 'Café ' }, { content: '☀ sunny' }, { content: ' in 日本 🌸' }]
-  const events = [
-    ...deltas.map((delta) => ({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })),
-    { id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
-  ].map((e) => `data: ${JSON.stringify(e)}\n\n`)
-  events.push('data: [DONE]\n\n')
+  const events = [...deltas.map((delta) => openaiChunk(delta, null, { id: 'c1' })), openaiChunk({}, 'stop', { id: 'c1' }), DONE]
   const contentType = 'text/event-stream; charset=utf-8'
-  return {
-    request: {
-      id: 'r1', method: 'POST', url: 'https://api.openai.com/v1/chat/completions', status: 200,
-      requestHeaders: [{ name: 'content-type', value: 'application/json' }],
-      responseHeaders: [{ name: 'content-type', value: contentType }],
-      requestBody: '{"model":"gpt-4o-mini","stream":true,"messages":[]}', contentType, startedAt: STARTED_AT, source: 'live',
-    },
-    chunks: events.map((data, i) => ({ data, t: STARTED_AT + 100 * (i + 1) })),
-  }
+  return recording(events.map((data, i) => [data, 100 * (i + 1)]), {
+    requestHeaders: [{ name: 'content-type', value: 'application/json' }], responseHeaders: [{ name: 'content-type', value: contentType }],
+    requestBody: '{"model":"gpt-4o-mini","stream":true,"messages":[]}', contentType, source: 'live',
+  })
 }
