@@ -97,13 +97,15 @@ describe('search frames', () => {
 
   it('Ctrl+F focuses the search box; a match found from the box opens in the Frames tab of a narrow panel', async () => {
     await page.locator('[data-testid="frame-row"][data-seq="2"]').click()
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))
     await page.keyboard.press('Control+f')
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search frames')
+    // polled: the Frames tab is shown and the box focused by the render after the key (on a busy machine, not at once)
+    await expect.poll(focused).toBe('Search frames')
     await page.setViewportSize({ width: 480, height: 860 })
     await page.getByRole('tab', { name: 'Reply' }).click()
     await page.keyboard.press('Control+f')
-    expect(await byTestId('pane-tab-frames').getAttribute('aria-selected')).toBe('true')
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search frames')
+    await expect.poll(() => byTestId('pane-tab-frames').getAttribute('aria-selected')).toBe('true')
+    await expect.poll(focused).toBe('Search frames')
     await page.keyboard.type('mat')
     await expect.poll(() => byTestId('search-count').textContent()).toBe('1 of 8')
     expect(await page.getByRole('tab').allTextContents()).toEqual(['Frames 1', 'Reply after frame 2'])
