@@ -11,7 +11,7 @@ import { nextTask } from '../store/clock.js'
 import type { ImportJob } from '../store/import.js'
 import type { CaptureEvent } from '../shell.js'
 import type { RequestRow, SelectionState, StoreOptions } from '../store/types.js'
-import { diffList } from './list-patch.js'
+import { diffList, diffListCapped } from './list-patch.js'
 import type { CommandName, QuestionName, SourceData, StoreCommands } from '../store/calls.js'
 import {
   KEPT_FIELDS, LISTED,
@@ -35,6 +35,13 @@ const BATCH_MS = 16
 const BATCH_COST_RATIO = 4
 /** …but never longer than this (ms): the end of a body must show soon after it merged. */
 const BATCH_MAX_MS = 50
+/**
+ * Request rows sent in one update, at most: the UI thread takes each update in one task
+ * (cloning, applying, laying out), and 10,000 rows at once held it for half a second.
+ */
+export const ROWS_PER_UPDATE = 400
+/** Between two updates that carry the rest of a long list: about a frame, for the UI to paint. */
+const ROWS_PACE_MS = 20
 
 /** What was sent last, to send only what changed. */
 interface Sent {
@@ -115,9 +122,11 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
     pending = false
     const patch: StatePatch = {}
     const requests = store.requests.peek()
-    const requestsPatch = diffList(sent.requests, requests)
+    const { patch: requestsPatch, now, more } = diffListCapped(sent.requests, requests, ROWS_PER_UPDATE)
     if (requestsPatch) patch.requests = requestsPatch
-    sent.requests = requests
+    sent.requests = now as RequestRow[]
+    // the rest of a list that grew by thousands follows in later updates, a frame or so apart
+    if (more) setTimeout(changed, ROWS_PACE_MS)
     const rows = store.rows.peek()
     if (rows !== sent.rows) {
       if (sent.rows === null || rows.length !== sent.rows.length || rows.some((r, i) => r.id !== sent.rows![i]!.id)) patch.rows = rows.map((r) => r.id)

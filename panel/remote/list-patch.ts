@@ -46,3 +46,27 @@ export function applyList<T>(prev: readonly T[], patch: ListPatch<T>): T[] {
   for (const [i, v] of patch.set) next[i] = v
   return next
 }
+
+/**
+ * At most `max` entries of `next` sent at once: a list that grew or changed by thousands (a
+ * 10,000-entry HAR) reaches the receiver in parts, each a bounded task on its thread. `now` is
+ * the list the receiver holds after `patch` (the next diff starts from it); `more`, whether
+ * entries are still to come.
+ */
+export function diffListCapped<T>(prev: readonly T[] | null, next: readonly T[], max: number): { patch: ListPatch<T> | null; now: readonly T[]; more: boolean } {
+  const patch = diffList(prev, next)
+  if (patch === null) return { patch, now: next, more: false }
+  if ('whole' in patch && patch.whole.length > max) {
+    const part = patch.whole.slice(0, max)
+    return { patch: { whole: part }, now: part, more: true }
+  }
+  if ('keep' in patch && patch.add.length > max) {
+    const capped = { keep: patch.keep, add: patch.add.slice(0, max) }
+    return { patch: capped, now: applyList(prev ?? [], capped), more: true }
+  }
+  if ('set' in patch && patch.set.length > max) {
+    const capped = { set: patch.set.slice(0, max) }
+    return { patch: capped, now: applyList(prev ?? [], capped), more: true }
+  }
+  return { patch, now: next, more: false }
+}

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { cutText, DISPLAY_CUT, safeCut, stepBounds } from '../../panel/long-text.js'
 import { stepsOf } from '../../panel/components/ProgressiveText.js'
 import { sameRow } from '../../panel/components/RowGroups.js'
-import { applyList, diffList } from '../../panel/remote/list-patch.js'
+import { applyList, diffList, diffListCapped } from '../../panel/remote/list-patch.js'
 
 describe('cutText', () => {
   it('keeps a short text whole', () => {
@@ -85,6 +85,41 @@ describe('diffList', () => {
     expect(applied).toEqual(next)
     expect(applied[3]).toBe(old[3])
     expect('whole' in diffList(old, old.map((r) => ({ ...r })))!).toBe(true)
+  })
+})
+
+describe('diffListCapped', () => {
+  const rows = (n: number, tag = '') => Array.from({ length: n }, (_, i) => ({ id: `${tag}${i}` }))
+  it('sends a list of 2,500 new entries in parts of at most 1,000, which rebuild it exactly', () => {
+    const next = rows(2500)
+    let held: Array<{ id: string }> = []
+    let prev: readonly { id: string }[] | null = null
+    const sizes: number[] = []
+    for (let more = true; more;) {
+      const step = diffListCapped(prev, next, 1000)
+      held = applyList(held, step.patch!)
+      sizes.push(held.length)
+      expect(held).toEqual(step.now)
+      prev = step.now
+      more = step.more
+    }
+    expect(sizes).toEqual([1000, 2000, 2500])
+    expect(held).toEqual(next)
+    expect(diffListCapped(prev, next, 1000)).toEqual({ patch: null, now: next, more: false })
+  })
+  it('caps the changed entries of a list of the same length, the rest in the next part', () => {
+    const old = rows(3000)
+    const next = old.map((r, i) => (i % 3 === 0 ? r : { ...r, changed: true }))
+    const first = diffListCapped(old, next, 1000)
+    expect([first.more, 'set' in first.patch! && first.patch.set.length]).toEqual([true, 1000])
+    const second = diffListCapped(first.now, next, 1000)
+    expect([second.more, 'set' in second.patch! && second.patch.set.length]).toEqual([false, 1000])
+    expect(applyList(applyList(old, first.patch!), second.patch!)).toEqual(next)
+  })
+  it('sends a small change as diffList does', () => {
+    const old = rows(10)
+    const next = [...old, ...rows(2, 'n')]
+    expect(diffListCapped(old, next, 1000)).toEqual({ patch: diffList(old, next), now: next, more: false })
   })
 })
 
