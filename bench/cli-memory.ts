@@ -1,5 +1,5 @@
 // npx tsx bench/cli-memory.ts [-- --mb=200] [-- --against=OTHER_CLI.mjs] [-- --json]
-// Issue 33, item 6: the CLI's peak RSS on one frame of N bytes (one SSE line, no newline at
+// The CLI's peak RSS on one frame of N bytes (one SSE line, no newline at
 // all, holding one huge text), for merge, frames, diagnose, check and timing; the target is
 // ≤ 3 × N + 100 MB each (700 MB at 200 MB). The CLI is bundled from the sources (as the tests
 // do) and run with plain node; each run reports its maxRSS on exit (test/cli/maxrss.mjs).
