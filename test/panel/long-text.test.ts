@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { cutText, DISPLAY_CUT, safeCut, stepBounds } from '../../panel/long-text.js'
 import { stepsOf } from '../../panel/components/ProgressiveText.js'
 import { sameRow } from '../../panel/components/RowGroups.js'
-import { applyList, diffList, diffListCapped } from '../../panel/remote/list-patch.js'
+import { applyList, diffList, diffListCapped, type ListPatch } from '../../panel/remote/list-patch.js'
 
 describe('cutText', () => {
   it('keeps a short text whole', () => {
@@ -96,7 +96,7 @@ describe('diffListCapped', () => {
     let prev: readonly { id: string }[] | null = null
     const sizes: number[] = []
     for (let more = true; more;) {
-      const step = diffListCapped(prev, next, 1000)
+      const step: { patch: ListPatch<{ id: string }> | null; now: readonly { id: string }[]; more: boolean } = diffListCapped(prev, next, 1000)
       held = applyList(held, step.patch!)
       sizes.push(held.length)
       expect(held).toEqual(step.now)
