@@ -12,6 +12,7 @@ import { textWindow, type TextPiece } from '../text-pieces.js'
 import { VisibleText } from './VisibleText.js'
 import { characterAt } from './caret.js'
 import { ProgressiveText, type StepPiece } from './ProgressiveText.js'
+import { STEP_CHARS } from '../long-text.js'
 
 interface Props {
   text: string
@@ -42,6 +43,8 @@ export const TEXT_WINDOW = 20_000
  * again in full (about 2 µs a character), and a live stream changes it on every batch.
  */
 export const LIVE_WINDOW = 2_000
+/** A window longer than this, with nothing marked, is laid out in steps of this many characters, one per frame. */
+export const WINDOW_STEP = 4_000
 
 const NONE: Highlight[] = []
 
@@ -64,7 +67,11 @@ export function TracedText({ text, field, marks, found = NONE, toField, testid, 
   const shift = (list: Highlight[]) => (from === 0 ? list : list.map((m) => ({ ...m, start: m.start - from, end: m.end - from })))
   const segments = split(shown, shift(marks), shift(found))
   // shown in full and long: laid out in steps, one per animation frame (ProgressiveText)
-  const progressive = from === 0 && to === text.length && text.length > TEXT_WINDOW && !growing
+  const whole = from === 0 && to === text.length && text.length > TEXT_WINDOW && !growing
+  // a long window with nothing to reveal in it (the reply of a long stream as it ends) too, in
+  // smaller steps: laid out at once, a reply's windows cost one task of 100 ms and more
+  const windowInSteps = !whole && !growing && !marked && found.length === 0 && shown.length > WINDOW_STEP
+  const progressive = whole || windowInSteps
   const steps = useMemo(() => (progressive ? segments.map(stepPiece) : null), [progressive, shown, marks, found])
 
   useEffect(() => {
@@ -92,7 +99,7 @@ export function TracedText({ text, field, marks, found = NONE, toField, testid, 
         </button>
       )}
       <div ref={ref} class={`ds-text${mono ? ' mono' : ''}`} data-testid={testid} onClick={onClick} title="Click a character to find the frame that sent it">
-        {steps ? <ProgressiveText pieces={steps} /> : segments.map((s, i) => (
+        {steps ? <ProgressiveText pieces={steps} size={whole ? STEP_CHARS : WINDOW_STEP} /> : segments.map((s, i) => (
           s.mark ? <mark key={i}><VisibleText text={s.text} /></mark>
             : s.found ? <mark key={i} class="ds-found" data-testid="found-mark"><VisibleText text={s.text} /></mark>
               : <VisibleText key={i} text={s.text} />

@@ -15,6 +15,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bigHar, dataUrl, openaiStream } from '../../bench/heavy.js'
 import { DISPLAY_CUT } from '../../panel/long-text.js'
+import { WINDOW_STEP } from '../../panel/components/TracedText.js'
 import { openPage, type OpenedPage } from '../support/browser.js'
 
 let opened: OpenedPage
@@ -55,7 +56,11 @@ describe('a 10 MB frame', () => {
     const text = `Here is the image: ${big} — done.`
     await expect.poll(() => page.evaluate(() => document.querySelector('[data-testid=reply-content]')?.textContent?.slice(0, 30))).toBe(text.slice(0, 30))
     const more = await page.locator('.ds-reply [data-testid=text-show-all]').first().textContent()
+    // the window is laid out in steps, one a frame: counted once the last is in
+    await expect.poll(() => page.evaluate(() => document.querySelector('[data-testid=reply-content] [data-testid=laying-out]') === null)).toBe(true)
     const shown = await page.evaluate(() => document.querySelector('[data-testid=reply-content]')!.textContent!.length)
+    // in steps of WINDOW_STEP characters (no line break to cut after in a data: URL)
+    expect(await page.locator('[data-testid=reply-content] .ds-step').count()).toBe(Math.ceil(shown / WINDOW_STEP))
     expect(Number(/([\d,]+) more characters/.exec(more ?? '')![1]!.replace(/,/g, ''))).toBe(text.length - shown)
     await page.locator('.ds-reply [data-testid=text-copy-all]').first().click()
     await expect.poll(async () => (await clipboard()) === text, { timeout: 30_000 }).toBe(true)
