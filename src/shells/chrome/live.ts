@@ -22,6 +22,7 @@ import type { Header } from '../../exchange/types.js'
 import { liveChannelName, type HubToWorker, type LiveRequestInfo, type WorkerToHub } from '../extension/messages.js'
 import { base64Decode } from '../../exchange/bytes.js'
 import { LiveOutbox } from '../extension/live-outbox.js'
+import type { LiveSession } from '../extension/live-session.js'
 import { headerValue } from '../../exchange/shared.js'
 import { HeadSniffer, liveDecision } from '../extension/live-decide.js'
 import { onWebSocketEvent } from './live-websocket.js'
@@ -56,15 +57,7 @@ interface Tracked {
   sniffer: HeadSniffer | null
 }
 
-interface Session {
-  tabId: number
-  /** Live capture's own state, to the hub (the Port). */
-  post: (msg: WorkerToHub) => void
-  /** What was captured, to the hub (the live channel), batched. */
-  outbox: LiveOutbox
-  channel: BroadcastChannel
-  sent: Map<string, Sent>
-  tracked: Map<string, Tracked>
+interface Session extends LiveSession<Sent, Tracked> {
   /** The CDP failures already said in the panel (reportFailure). */
   failures: Set<string>
   /** WebSockets followed (live-websocket.ts). */

@@ -32,6 +32,7 @@ import type { LiveBackend } from '../extension/background.js'
 import { HeadSniffer, liveDecision } from '../extension/live-decide.js'
 import { liveChannelName, type HubToWorker, type LiveRequestInfo, type WorkerToHub } from '../extension/messages.js'
 import { LiveOutbox } from '../extension/live-outbox.js'
+import type { LiveSession } from '../extension/live-session.js'
 
 export const HOST_PERMISSION = '<all_urls>'
 
@@ -77,15 +78,8 @@ interface Tracked {
  */
 const VERDICT_WAIT_MS = 2000
 
-interface Session {
-  tabId: number
-  /** Live capture's own state, to the hub (the Port). */
-  post: (msg: WorkerToHub) => void
-  /** What was captured, to the hub (the live channel), batched off ondata's path. */
-  outbox: LiveOutbox
-  channel: BroadcastChannel
-  sent: Map<string, Sent>
-  tracked: Map<string, Tracked>
+interface Session extends LiveSession<Sent, Tracked> {
+  /** Removes the webRequest listeners. */
   remove: () => void
 }
 
