@@ -546,7 +546,8 @@ describe.skipIf(!available)('the baseline package (dist/chrome): no permission',
     for (const type of ['dragEnter', 'dragOver', 'drop']) await panel.devtools.send('Input.dispatchDragEvent', { type, ...at, data })
 
     const imported = `[...document.querySelectorAll('[data-testid=request-row][data-source=import]')]`
-    await panel.waitFor(`${imported}.length === 1 && ${imported}[0].dataset.state === 'finished'`, { timeout: 10_000, message: 'the imported request' })
+    // both rows: the list's row groups may lay the captured row out again a frame after the imported one
+    await panel.waitFor(`${imported}.length === 1 && ${imported}[0].dataset.state === 'finished' && document.querySelectorAll('[data-testid=request-row]').length === 2`, { timeout: 10_000, message: 'the imported request beside the captured one' })
     const rows = await panel.evaluate<Array<{ id: string; title: string; source: string; mark: string | null }>>(`[...document.querySelectorAll('[data-testid=request-row]')].map((r) => ({
       id: r.dataset.id, title: r.dataset.url, source: r.dataset.source, mark: r.querySelector('[data-testid=request-imported]')?.textContent ?? null,
     }))`)
