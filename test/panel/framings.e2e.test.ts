@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPage, type OpenedPage } from '../support/browser.js'
+import { openFileInPage } from '../support/page-files.js'
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url))
 
@@ -24,18 +25,9 @@ afterAll(async () => {
   await opened?.close()
 })
 
-async function load(name: string, buffer: Buffer, mimeType: string): Promise<void> {
-  const before = await page.locator('[data-testid="request-row"]').count()
-  await byTestId('file-input').setInputFiles({ name, mimeType, buffer })
-  await expect.poll(() => page.locator('[data-testid="request-row"]').count()).toBe(before + 1)
-  const row = page.locator(`[data-testid="request-row"][title="${name}"]`)
-  await row.click()
-  await expect.poll(() => row.getAttribute('aria-selected')).toBe('true')
-}
-
 describe('the page reads the newer framings', () => {
   it('a recorded Bedrock body (.bin) is read as bedrock: the text, the tool call, the finish, 27 frames', async () => {
-    await load('converse-stream.bin', fixture('bedrock/text-then-tool-use.bin'), 'application/octet-stream')
+    await openFileInPage(page, 'converse-stream.bin', fixture('bedrock/text-then-tool-use.bin'), 'application/octet-stream')
     await expect.poll(() => byTestId('reply-content').allTextContents()).toEqual([
       "I can certainly help you with the weather in San Francisco, but I'm afraid I don't have a specific tool to check the current time there. Let me get the weather information for you.",
     ])
@@ -51,7 +43,7 @@ describe('the page reads the newer framings', () => {
   })
 
   it('an AI SDK v4 data stream (.txt) is read as ai-sdk-v4, its reasoning and text apart', async () => {
-    await load('chat.txt', fixture('ai-sdk-v4/reasoning-signature-redacted.txt'), 'text/plain')
+    await openFileInPage(page, 'chat.txt', fixture('ai-sdk-v4/reasoning-signature-redacted.txt'), 'text/plain')
     await expect.poll(() => byTestId('reply-content').allTextContents()).toEqual(['Hi there!'])
     expect(await page.locator('[data-testid="force-provider"] option:checked').textContent()).toBe('auto (ai-sdk-v4)')
     expect(problems).toEqual([])

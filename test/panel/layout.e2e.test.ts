@@ -5,11 +5,9 @@
 // reload; the export actions become an Export menu when they do not fit; a long URL is cut in
 // the middle with the whole of it on hover. Saves layout-420.png, layout-560.png, layout-1280.png.
 
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM, ensurePageBuilt, servePage } from '../support/browser.js'
+import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
 import { capturedRequest } from '../support/requests.js'
 import { openaiChunk } from '../support/streams.js'
@@ -19,12 +17,10 @@ const REPLY = 'A narrow panel still shows the whole reply, wrapped to its width,
 const BODY = REPLY.split(' ').map((w, i) => chunk(i === 0 ? { role: 'assistant', content: w } : { content: ` ${w}` })).join('') + chunk({}, 'stop') + 'data: [DONE]\n\n'
 const LONG_URL = 'https://gateway.internal.example.com/openai/deployments/gpt-4o-2024-08-06-eastus2/chat/completions?api-version=2024-10-21&trace=req-7f3a'
 
-let server: Server
+let opened: OpenedPage
 let origin: string
-let browser: Browser
-let context: BrowserContext
 let page: Page
-const problems: string[] = []
+let problems: string[] = []
 
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`)
 
@@ -69,22 +65,12 @@ async function replyVisible(): Promise<void> {
 }
 
 beforeAll(async () => {
-  ensurePageBuilt()
-  server = await servePage()
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
-  page = await context.newPage()
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`) })
+  opened = await openPage({ path: '/?deltascope-test', viewport: { width: 1280, height: 860 } })
+  ;({ page, origin, problems } = opened)
 }, 120_000)
 
 afterAll(async () => {
-  await browser?.close()
-  await new Promise((ok) => (server ? server.close(ok) : ok(undefined)))
+  await opened?.close()
 })
 
 describe('the panel at every width', () => {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPage, type OpenedPage } from '../support/browser.js'
+import { openFileInPage } from '../support/page-files.js'
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url))
 
@@ -23,15 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await opened?.close()
 })
-
-async function load(name: string, buffer: Buffer): Promise<void> {
-  const before = await page.locator('[data-testid="request-row"]').count()
-  await byTestId('file-input').setInputFiles({ name, mimeType: 'text/event-stream', buffer })
-  await expect.poll(() => page.locator('[data-testid="request-row"]').count()).toBe(before + 1)
-  const row = page.locator(`[data-testid="request-row"][title="${name}"]`)
-  await row.click()
-  await expect.poll(() => row.getAttribute('aria-selected')).toBe('true')
-}
 
 /** Each message block: its id, role and its text parts. */
 async function messages(): Promise<Array<[string, string, string[]]>> {
@@ -50,7 +42,7 @@ async function messages(): Promise<Array<[string, string, string[]]>> {
 
 describe('the page shows a run as its messages', () => {
   it('a LangGraph fan-out: two messages apart, whatever the interleaving; the choice is their text joined', async () => {
-    await load('parallel.sse', fixture('langgraph/messages-tuple-parallel-branches.sse'))
+    await openFileInPage(page, 'parallel.sse', fixture('langgraph/messages-tuple-parallel-branches.sse'))
     await expect.poll(messages).toEqual([
       ['run-m9a', 'assistant', ['Low water at 06:42. ']],
       ['run-m9b', 'assistant', ['Sunny, 4 °C. ']],
@@ -78,7 +70,7 @@ describe('the page shows a run as its messages', () => {
   })
 
   it("an agent's steps: each call with its result under it, the failed one marked", async () => {
-    await load('steps.sse', fixture('langgraph/messages-tuple-tool-steps-failed-tool.sse'))
+    await openFileInPage(page, 'steps.sse', fixture('langgraph/messages-tuple-tool-steps-failed-tool.sse'))
     await expect.poll(() => page.locator('[data-testid="message"]').count()).toBe(4)
     const first = page.locator('[data-testid="message"]').nth(0)
     expect(await first.locator('[data-testid="message-arguments"]').allTextContents()).toEqual(['{"port":"Bergen"}', '{"city":"Bergen"}'])
@@ -92,7 +84,7 @@ describe('the page shows a run as its messages', () => {
   it('a long run lays out its first 50 messages (more on demand) and the first 4,000 characters of a part', async () => {
     const ev = (o: object) => `data: ${JSON.stringify(o)}\n\n`
     const body = Array.from({ length: 60 }, (_, i) => ev({ type: 'TEXT_MESSAGE_START', messageId: `m${i}`, role: 'assistant' }) + ev({ type: 'TEXT_MESSAGE_CONTENT', messageId: `m${i}`, delta: i === 0 ? 'x'.repeat(5000) : `message ${i}` })).join('')
-    await load('long.sse', Buffer.from(body + ev({ type: 'RUN_FINISHED', threadId: 't', runId: 'r' })))
+    await openFileInPage(page, 'long.sse', Buffer.from(body + ev({ type: 'RUN_FINISHED', threadId: 't', runId: 'r' })))
     await expect.poll(() => page.locator('[data-testid="message"]').count()).toBe(50)
     expect(await byTestId('message-text-more').allTextContents()).toEqual([' … 1000 more chars'])
     await byTestId('more-messages').click()
@@ -101,7 +93,7 @@ describe('the page shows a run as its messages', () => {
   })
 
   it('a plain chat completion has its choice only, no message block', async () => {
-    await load('plain.sse', fixture('openai-chat/crlf-line-endings.sse'))
+    await openFileInPage(page, 'plain.sse', fixture('openai-chat/crlf-line-endings.sse'))
     await expect.poll(() => byTestId('reply-content').allTextContents()).toEqual(['Line one\nLine two'])
     expect(await byTestId('messages').count()).toBe(0)
     expect(problems).toEqual([])

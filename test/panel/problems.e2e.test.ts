@@ -6,11 +6,9 @@
 // reads, at 1280×800 and at 560 px (Reply tab); the reply's first line is inside the window.
 // Saves problems-1280.png, problems-group-open.png, problems-560.png, problems-warnings.png.
 
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM, ensurePageBuilt, servePage } from '../support/browser.js'
+import { openPage, type OpenedPage } from '../support/browser.js'
 import { screenshotPath } from '../support/screenshots.js'
 import { capturedRequest } from '../support/requests.js'
 import { openaiChunk } from '../support/streams.js'
@@ -40,11 +38,10 @@ function liveReads(frames: readonly string[]): Array<{ data: number[]; t: number
   return reads
 }
 
-let server: Server
+let opened: OpenedPage
 let origin: string
-let browser: Browser
 let page: Page
-const problems: string[] = []
+let problems: string[] = []
 
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`)
 
@@ -87,21 +84,12 @@ async function replyFirstLineVisible(): Promise<void> {
 }
 
 beforeAll(async () => {
-  ensurePageBuilt()
-  server = await servePage()
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`) })
+  opened = await openPage({ path: '/?deltascope-test', viewport: { width: 1280, height: 800 } })
+  ;({ page, origin, problems } = opened)
 }, 120_000)
 
 afterAll(async () => {
-  await browser?.close()
-  await new Promise((ok) => (server ? server.close(ok) : ok(undefined)))
+  await opened?.close()
 })
 
 describe('Problems keep their place under a Live capture of 39 frames, each split across reads', () => {

@@ -394,6 +394,8 @@ export function sleep(ms: number): Promise<void> {
 export interface OpenedPage {
   browser: Browser
   page: Page
+  /** Where the page is served (`http://127.0.0.1:<port>`), to open it again at another path or size. */
+  origin: string
   /** Page errors and console errors seen so far: a suite ends expecting none. */
   problems: string[]
   close(): Promise<void>
@@ -410,10 +412,11 @@ export async function openPage(options: { path?: string; viewport?: { width: num
   const problems: string[] = []
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`) })
-  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}${options.path ?? '/'}`)
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  await page.goto(`${origin}${options.path ?? '/'}`)
   await page.locator('[data-testid="request-row"]').first().waitFor()
   return {
-    browser, page, problems,
+    browser, page, origin, problems,
     async close() {
       await browser.close()
       await new Promise((ok) => server.close(ok))
