@@ -19,46 +19,22 @@ export function fieldKey(f: FieldRef): string {
   return `${f.choice}:${f.channel}:${f.toolCall ?? ''}`
 }
 
-/** The runs of one field, in append order: record indices into the index's list. */
-class FieldRuns {
-  constructor(readonly ref: FieldRef, readonly id: number) {}
-  starts: Int32Array = new Int32Array(16)
-  ends: Int32Array = new Int32Array(16)
-  frames: Int32Array = new Int32Array(16)
-  count = 0
-
-  add(start: number, end: number, frame: number): void {
-    if (this.count === this.starts.length) {
-      const grow = (a: Int32Array) => { const b = new Int32Array(a.length * 2); b.set(a); return b }
-      this.starts = grow(this.starts)
-      this.ends = grow(this.ends)
-      this.frames = grow(this.frames)
-    }
-    this.starts[this.count] = start
-    this.ends[this.count] = end
-    this.frames[this.count] = frame
-    this.count++
-  }
-
-  sort(): void {
-    for (let i = 1; i < this.count; i++) if (this.starts[i]! < this.starts[i - 1]!) return this.sortAll()
-  }
-
-  private sortAll(): void {
-    const order = Array.from({ length: this.count }, (_, i) => i).sort((a, b) => this.starts[a]! - this.starts[b]!)
-    const pick = (a: Int32Array) => Int32Array.from(order, (i) => a[i]!)
-    this.starts = pick(this.starts)
-    this.ends = pick(this.ends)
-    this.frames = pick(this.frames)
-  }
+/** The runs of one field, sorted by start: built when a position in that field is asked about. */
+interface FieldRuns {
+  starts: Int32Array
+  ends: Int32Array
+  frames: Int32Array
 }
 
+/** Fields whose runs are kept once built: a click in a field is often followed by another. */
+const RUNS_KEPT = 4
+
+/** choice → its fields' ids (-1: none yet), the arguments by the call's position in choice.toolCalls. */
 interface ChoiceFields {
-  content: FieldRuns | null
-  reasoning: FieldRuns | null
-  refusal: FieldRuns | null
-  /** By the call's position in choice.toolCalls. */
-  args: Array<FieldRuns | undefined>
+  content: number
+  reasoning: number
+  refusal: number
+  args: number[]
 }
 
 export class ProvenanceIndex {
@@ -79,6 +55,12 @@ export class ProvenanceIndex {
   private readonly byFrame: Map<number, number[]> | null = null
   /** choice → its fields (no string key per record: 100,000 records are built in milliseconds). */
   private readonly byChoice = new Map<number, ChoiceFields>()
+  /**
+   * The runs of the fields last asked about, most recent last. Built on demand, not for every
+   * field at once: a 64 MB stream has 12,000 tool calls, and a set of arrays for each cost
+   * 10 MB held for as long as the request is, for the few a user clicks in.
+   */
+  private readonly runs = new Map<number, FieldRuns>()
 
   /**
    * From the core's records: as objects (Merger.provenance()), or read through
@@ -103,20 +85,11 @@ export class ProvenanceIndex {
       this.startOf[i] = start
       this.endOf[i] = end
       if (i > 0 && frame < this.frameOf[i - 1]!) sorted = false
-      const runs = this.runsOf(choice, channel, toolCall, true)
-      if (runs) {
-        runs.add(start, end, frame)
-        this.fieldOf[i] = runs.id
-      } else {
-        this.fieldOf[i] = -1
-        this.odd.set(i, { frame, choice, channel, toolCall, start, end })
-      }
+      const field = this.fieldId(choice, channel, toolCall, true)
+      this.fieldOf[i] = field
+      if (field < 0) this.odd.set(i, { frame, choice, channel, toolCall, start, end })
       i++
     })
-    // appends only ever grow a field, so starts are already ascending; keep it true if not
-    for (const c of this.byChoice.values()) {
-      for (const f of [c.content, c.reasoning, c.refusal, ...c.args]) f?.sort()
-    }
     this.sorted = sorted
     if (!sorted) {
       const byFrame = new Map<number, number[]>()
@@ -137,22 +110,44 @@ export class ProvenanceIndex {
     return { frame: this.frameOf[i]!, choice, channel, toolCall, start: this.startOf[i]!, end: this.endOf[i]! }
   }
 
-  private runsOf(choice: number, channel: FieldRef['channel'], toolCall: number | null, create: boolean): FieldRuns | null {
+  /** The field's id, -1 for a field no id is kept for (a call with no position); made when `create`. */
+  private fieldId(choice: number, channel: FieldRef['channel'], toolCall: number | null, create: boolean): number {
     let c = this.byChoice.get(choice)
     if (!c) {
-      if (!create) return null
-      this.byChoice.set(choice, (c = { content: null, reasoning: null, refusal: null, args: [] }))
+      if (!create) return -1
+      this.byChoice.set(choice, (c = { content: -1, reasoning: -1, refusal: -1, args: [] }))
     }
     if (channel === 'arguments') {
-      if (toolCall === null || toolCall < 0) return null
-      return c.args[toolCall] ?? (create ? (c.args[toolCall] = this.newRuns(choice, channel, toolCall)) : null)
+      if (toolCall === null || toolCall < 0) return -1
+      const known = c.args[toolCall]
+      if (known !== undefined || !create) return known ?? -1
+      return (c.args[toolCall] = this.fields.push({ choice, channel, toolCall }) - 1)
     }
-    return c[channel] ?? (create ? (c[channel] = this.newRuns(choice, channel, null)) : null)
+    if (c[channel] >= 0 || !create) return c[channel]
+    return (c[channel] = this.fields.push({ choice, channel, toolCall: null }) - 1)
   }
 
-  private newRuns(choice: number, channel: FieldRef['channel'], toolCall: number | null): FieldRuns {
-    const ref = { choice, channel, toolCall }
-    return new FieldRuns(ref, this.fields.push(ref) - 1)
+  /** The runs of field `id`, sorted by start (appends only ever grow a field: already sorted but for a rewrite). */
+  private runsOf(id: number): FieldRuns {
+    const kept = this.runs.get(id)
+    if (kept) {
+      this.runs.delete(id)
+      this.runs.set(id, kept)
+      return kept
+    }
+    const order: number[] = []
+    for (let i = 0; i < this.size; i++) if (this.fieldOf[i] === id) order.push(i)
+    let sorted = true
+    for (let k = 1; k < order.length; k++) if (this.startOf[order[k]!]! < this.startOf[order[k - 1]!]!) { sorted = false; break }
+    if (!sorted) order.sort((a, b) => this.startOf[a]! - this.startOf[b]!)
+    const built = {
+      starts: Int32Array.from(order, (i) => this.startOf[i]!),
+      ends: Int32Array.from(order, (i) => this.endOf[i]!),
+      frames: Int32Array.from(order, (i) => this.frameOf[i]!),
+    }
+    this.runs.set(id, built)
+    if (this.runs.size > RUNS_KEPT) this.runs.delete(this.runs.keys().next().value!)
+    return built
   }
 
   /** The ranges frame `seq` contributed, in the order they were appended. */
@@ -178,12 +173,15 @@ export class ProvenanceIndex {
    * field's length (a click after the last character) maps to the last run.
    */
   frameAt(field: FieldRef, offset: number): number | null {
-    const runs = this.runsOf(field.choice, field.channel, field.toolCall, false)
-    if (!runs || runs.count === 0) return null
+    const id = this.fieldId(field.choice, field.channel, field.toolCall, false)
+    if (id < 0) return null
+    const runs = this.runsOf(id)
+    const count = runs.starts.length
+    if (count === 0) return null
     // last run whose start <= offset
     if (offset < runs.starts[0]!) return null
     let lo = 0
-    let hi = runs.count - 1
+    let hi = count - 1
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1
       if (runs.starts[mid]! <= offset) lo = mid
@@ -191,7 +189,7 @@ export class ProvenanceIndex {
     }
     const end = runs.ends[lo]!
     if (offset < end) return runs.frames[lo]!
-    if (offset === end && lo === runs.count - 1) return runs.frames[lo]!
+    if (offset === end && lo === count - 1) return runs.frames[lo]!
     return null
   }
 }

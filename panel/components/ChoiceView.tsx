@@ -6,6 +6,8 @@ import { formatCount, plural } from '../format.js'
 import type { Highlight } from '../store/index.js'
 import { piecesFor } from '../text-pieces.js'
 import { ToolCallView } from './ToolCallView.js'
+import { useStaggered } from './staggered.js'
+import { usePanel } from '../context.js'
 import { TracedText } from './TracedText.js'
 
 interface Props {
@@ -33,6 +35,7 @@ const NO_MARKS: Highlight[] = []
 
 export function ChoiceView({ choice, multiple, highlight, found = NO_MARKS, partial, growing = false, differs = NONE }: Props) {
   const [limit, setLimit] = useState(TOOL_CALLS_SHOWN)
+  const upTo = useStaggered(limit, choice.toolCalls.length, usePanel().store.selectedId.value)
   const field = (channel: 'content' | 'reasoning' | 'refusal') => ({ choice: choice.index, channel, toolCall: null })
   const path = (f: string) => `choices[${choice.index}].${f}`
   const diff = (f: string) => (differs.has(path(f)) ? { class: ' ds-differs', attr: true } : { class: '', attr: undefined })
@@ -69,7 +72,7 @@ export function ChoiceView({ choice, multiple, highlight, found = NO_MARKS, part
           {choice.toolCalls.map((call, i) => {
             const marks = of(highlight, 'arguments', i)
             // past the limit, only the call the selected frame wrote into
-            if (i >= limit && marks.length === 0) return null
+            if (i >= upTo && marks.length === 0) return null
             return (
               <ToolCallView
                 key={`${call.index}:${call.id ?? i}`}
@@ -82,7 +85,7 @@ export function ChoiceView({ choice, multiple, highlight, found = NO_MARKS, part
               />
             )
           })}
-          {choice.toolCalls.length > limit && (
+          {choice.toolCalls.length > limit && upTo === limit && (
             <button type="button" class="ds-link ds-more" data-testid="more-tool-calls" onClick={() => setLimit(limit + TOOL_CALLS_SHOWN * 4)}>
               … {formatCount(choice.toolCalls.length - limit)} more tool call{choice.toolCalls.length - limit === 1 ? '' : 's'}: show {Math.min(TOOL_CALLS_SHOWN * 4, choice.toolCalls.length - limit)} more
             </button>

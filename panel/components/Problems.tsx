@@ -13,6 +13,7 @@ import { showFrame, usePanel } from '../context.js'
 import { noteGroupLabel } from '../note-labels.js'
 import { formatCount, oneLine, plural } from '../format.js'
 import { notesIn } from '../store/problem-order.js'
+import { useStaggered } from './staggered.js'
 
 /** Rows of each list laid out at first; more on demand. */
 export const PROBLEMS_SHOWN = 50
@@ -25,6 +26,7 @@ export function Problems() {
   /** The note groups opened, by code. */
   const [opened, setOpened] = useState(NO_CODES)
   const view = store.selection.value
+  const upTo = useStaggered(limit, view ? Math.max(view.diagnostics.length, view.streamErrors.length, view.reply.errors.length) : 0, store.selectedId.value)
   if (!view) return null
   const { reply, streamErrors, diagnostics, totals, noteCounts } = view
   // the partial last frame of a stream the page cancelled is incomplete, not malformed: not listed here
@@ -44,6 +46,8 @@ export function Problems() {
   /** After the rows laid out: more of them on demand, or (past what is here) where the rest are. */
   const more = (here: number, total: number) => {
     if (here > limit) {
+      // while the rows are still being added (useStaggered), no button yet
+      if (upTo < limit) return null
       return <li><button type="button" class="ds-link" onClick={() => setLimit(limit * 4)}>… {formatCount(total - limit)} more: show {formatCount(Math.min(here - limit, limit * 3))} more</button></li>
     }
     if (total > here) return <li class="ds-status" data-testid="problems-not-listed">… {formatCount(total - here)} more, not listed here: the frame list marks their frames</li>
@@ -90,7 +94,7 @@ export function Problems() {
         <div id="ds-problems-body" class="ds-problems-body">
           {totals.diagnostics > 0 && (
             <ul class="ds-list ds-problems ds-problem-list" data-testid="diagnostics">
-              {problems.slice(0, limit).map(row)}
+              {problems.slice(0, upTo).map(row)}
               {more(problems.length, totals.problems)}
               {noteCounts.map((g) => {
                 const expanded = opened.has(g.code)
@@ -103,7 +107,7 @@ export function Problems() {
                     </button>
                     {expanded && (
                       <ul class="ds-list ds-problem-list">
-                        {listed.slice(0, limit).map(row)}
+                        {listed.slice(0, upTo).map(row)}
                         {/* the store's list crosses cut to its first entries: the rest are only counted */}
                         {more(listed.length, listed.length + g.count - listed.reduce((n, d) => n + notesIn(d), 0))}
                       </ul>
@@ -117,7 +121,7 @@ export function Problems() {
             <>
               <div class="ds-section-label">errors sent by the provider</div>
               <ul class="ds-list ds-problem-list" data-testid="stream-errors">
-                {streamErrors.slice(0, limit).map((s, i) => (
+                {streamErrors.slice(0, upTo).map((s, i) => (
                   <li key={i} class="error" data-testid="stream-error" data-frame={s.frame}>
                     {link(s.frame)}
                     <span>{s.type ? `${s.type}: ` : ''}{oneLine(s.message, 300)}{s.code !== null ? ` (${s.code})` : ''}</span>
@@ -131,7 +135,7 @@ export function Problems() {
             <>
               <div class="ds-section-label">frames that failed to parse</div>
               <ul class="ds-list ds-problem-list" data-testid="frame-errors">
-                {failed.slice(0, limit).map((e) => (
+                {failed.slice(0, upTo).map((e) => (
                   <li key={e.frame} class="error" data-testid="frame-error" data-frame={e.frame}>
                     {link(e.frame)}
                     <span>line {e.line}: {e.message}</span>

@@ -8,6 +8,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks'
 import { formatCount } from '../format.js'
 import { stepBounds, STEP_CHARS } from '../long-text.js'
 import { VisibleText } from './VisibleText.js'
+import { nextTurn, stepNow } from './turns.js'
 
 /** A piece of a step: plain, or drawn in a mark with this class ('' for the plain <mark>). */
 export interface StepPiece { text: string; mark?: string; testid?: string }
@@ -48,17 +49,15 @@ export function stepsOf(pieces: StepPiece[], size = STEP_CHARS): StepPiece[][] {
   return steps
 }
 
-/** How many of `total` steps to render: one more after each animation frame. */
+/**
+ * How many of `total` steps to render: the first at once when no other step was laid out in
+ * this frame, then one more per turn (turns.ts: one step per frame, page-wide).
+ */
 export function useProgress(total: number): number {
-  const [shown, setShown] = useState(Math.min(1, total))
+  const [shown, setShown] = useState(() => Math.min(total, stepNow() ? 1 : 0))
   useEffect(() => {
     if (shown >= total) return
-    let cancelled = false
-    const go = () => { if (!cancelled) setShown((n) => Math.min(total, n + 1)) }
-    // after the frame that shows the last step: the next one (a hidden tab has none: a timer)
-    const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(go, 0)) : 0
-    const timer = setTimeout(go, 100)
-    return () => { cancelled = true; if (raf) cancelAnimationFrame(raf); clearTimeout(timer) }
+    return nextTurn(() => setShown((n) => Math.min(total, n + 1)))
   }, [shown, total])
   return shown
 }
