@@ -13,6 +13,7 @@ import { VisibleText } from './VisibleText.js'
 import { characterAt } from './caret.js'
 import { ProgressiveText, type StepPiece } from './ProgressiveText.js'
 import { STEP_CHARS } from '../long-text.js'
+import { nextTurn, stepNow } from './turns.js'
 
 interface Props {
   text: string
@@ -43,8 +44,17 @@ export const TEXT_WINDOW = 20_000
  * again in full (about 2 µs a character), and a live stream changes it on every batch.
  */
 export const LIVE_WINDOW = 2_000
-/** A window longer than this, with nothing marked, is laid out in steps of this many characters, one per frame. */
-export const WINDOW_STEP = 4_000
+/**
+ * A window longer than this, with nothing marked, is laid out in steps of this many characters,
+ * one per frame: a step of text with characters from a fallback font (CJK) costs about 5 µs a
+ * character to shape.
+ */
+export const WINDOW_STEP = 2_000
+/**
+ * A text shown longer than this waits its turn (turns.ts) when it first appears: a reply whose
+ * reasoning and content both appear with a request shaped both windows in one frame.
+ */
+const TURN_ABOVE = 1_000
 
 const NONE: Highlight[] = []
 
@@ -73,12 +83,17 @@ export function TracedText({ text, field, marks, found = NONE, toField, testid, 
   const windowInSteps = !whole && !growing && !marked && found.length === 0 && shown.length > WINDOW_STEP
   const progressive = whole || windowInSteps
   const steps = useMemo(() => (progressive ? segments.map(stepPiece) : null), [progressive, shown, marks, found])
+  const [ready, setReady] = useState(() => shown.length <= TURN_ABOVE || stepNow())
+  useEffect(() => {
+    if (ready) return
+    return nextTurn(() => setReady(true))
+  }, [ready])
 
   useEffect(() => {
-    if (!marked) return
+    if (!marked || !ready) return
     const mark = ref.current?.querySelector('mark')
     if (mark) revealIn(mark, ref.current!.closest('.ds-reply'), 40)
-  }, [marked, marks[0]?.start, marks[0]?.end])
+  }, [marked, ready, marks[0]?.start, marks[0]?.end])
 
   const onClick = (e: MouseEvent) => {
     const el = ref.current
@@ -99,7 +114,7 @@ export function TracedText({ text, field, marks, found = NONE, toField, testid, 
         </button>
       )}
       <div ref={ref} class={`ds-text${mono ? ' mono' : ''}`} data-testid={testid} onClick={onClick} title="Click a character to find the frame that sent it">
-        {steps ? <ProgressiveText pieces={steps} size={whole ? STEP_CHARS : WINDOW_STEP} /> : segments.map((s, i) => (
+        {!ready ? null : steps ? <ProgressiveText pieces={steps} size={whole ? STEP_CHARS : WINDOW_STEP} /> : segments.map((s, i) => (
           s.mark ? <mark key={i}><VisibleText text={s.text} /></mark>
             : s.found ? <mark key={i} class="ds-found" data-testid="found-mark"><VisibleText text={s.text} /></mark>
               : <VisibleText key={i} text={s.text} />

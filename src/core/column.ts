@@ -14,7 +14,7 @@ const MASK = PAGE - 1
  */
 const FIRST = 8
 
-type Numbers = Float64Array | Int32Array | Uint8Array
+type Numbers = Float64Array | Int32Array | Uint32Array | Uint8Array
 
 abstract class Column<T extends Numbers> {
   private readonly pages: T[]
@@ -94,4 +94,42 @@ export class Int32Column extends Column<Int32Array> {
 export class Uint8Column extends Column<Uint8Array> {
   constructor() { super(NO_U8) }
   protected make(size: number): Uint8Array { return new Uint8Array(size) }
+}
+
+const NO_U32 = new Uint32Array(0)
+
+class Uint32Column extends Column<Uint32Array> {
+  constructor() { super(NO_U32) }
+  protected make(size: number): Uint32Array { return new Uint32Array(size) }
+}
+
+/**
+ * Offsets into a body (characters, bytes): four bytes a row while every one fits in 32 bits,
+ * which is every body a browser can hold; the first that does not (a CLI stream past 4 GiB)
+ * moves the column to eight bytes a row, once. A 64 MB stream's frame table is 4 MB smaller.
+ */
+export class OffsetColumn {
+  private narrow: Uint32Column | null = new Uint32Column()
+  private wide: Float64Column | null = null
+
+  /** Stores `value` at row `i`: rows are written in order, each once. */
+  set(i: number, value: number): void {
+    if (this.narrow !== null) {
+      if (value >>> 0 === value) { this.narrow.set(i, value); return }
+      this.widen(i)
+    }
+    this.wide!.set(i, value)
+  }
+
+  get(i: number): number {
+    return this.narrow !== null ? this.narrow.get(i) : this.wide!.get(i)
+  }
+
+  /** Rows [0, rows) copied to eight bytes a row. */
+  private widen(rows: number): void {
+    const wide = new Float64Column()
+    for (let k = 0; k < rows; k++) wide.set(k, this.narrow!.get(k))
+    this.wide = wide
+    this.narrow = null
+  }
 }

@@ -2,7 +2,7 @@
 // frames, and a million small objects would cost more than the body itself. A Frame object
 // is built only when someone asks for one (frames(), the panel opening a frame).
 
-import { Float64Column, Int32Column, Uint8Column } from './column.js'
+import { Float64Column, Int32Column, OffsetColumn, Uint8Column } from './column.js'
 import type { FrameInfo, FrameKind, JsonSyntaxError } from './types.js'
 
 const KINDS: FrameKind[] = ['data', 'done', 'invalid']
@@ -24,10 +24,10 @@ export interface FrameRow {
 }
 
 export class FrameTable {
-  private readonly start = new Float64Column()
-  private readonly end = new Float64Column()
-  private readonly byteStart = new Float64Column()
-  private readonly byteEnd = new Float64Column()
+  private readonly start = new OffsetColumn()
+  private readonly end = new OffsetColumn()
+  private readonly byteStart = new OffsetColumn()
+  private readonly byteEnd = new OffsetColumn()
   /** Made on the first frame that has a time: bodies read from files have none. */
   private time: Float64Column | null = null
   private readonly line = new Int32Column()

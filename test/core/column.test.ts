@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Float64Column, Int32Column, Uint8Column } from '../../src/core/column.js'
+import { Float64Column, Int32Column, OffsetColumn, Uint8Column } from '../../src/core/column.js'
 import { createMerger } from '../../src/index.js'
 
 describe('paged columns', () => {
@@ -45,5 +45,18 @@ describe('paged columns', () => {
       expect([f.seq, f.start, f.event, f.time, f.line]).toEqual([i, i * frameBytes, `e${i % 3}`, 5, i * 3 + 1])
     }
     expect(m.snapshot().choices[0]!.content.length).toBe(40000)
+  })
+
+  it('keep offsets in four bytes a row, and every row exact once one needs more than 32 bits', () => {
+    const c = new OffsetColumn()
+    const n = 2 * 16384 + 5
+    for (let i = 0; i < n; i++) c.set(i, i * 131_071)
+    c.set(n, 2 ** 32 - 1)
+    c.set(n + 1, 2 ** 32) // a stream past 4 GiB: the column widens, once
+    c.set(n + 2, 5 * 2 ** 40 + 3)
+    const wrong: number[] = []
+    for (let i = 0; i < n; i++) if (c.get(i) !== i * 131_071) wrong.push(i)
+    expect(wrong).toEqual([])
+    expect([c.get(n), c.get(n + 1), c.get(n + 2)]).toEqual([2 ** 32 - 1, 2 ** 32, 5 * 2 ** 40 + 3])
   })
 })
