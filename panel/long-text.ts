@@ -25,8 +25,9 @@ export function cutText(text: string, limit = DISPLAY_CUT): { head: string; hidd
 /**
  * Offsets the text is cut at for laying it out in steps of about `size` characters: after a
  * line break in the step's last quarter when there is one (each step is its own block, and a
- * block boundary there changes nothing on screen), never inside a surrogate pair. The last
- * offset is the text's length.
+ * block boundary there changes nothing on screen), else after a space there (the line ends
+ * between two words, as a wrap would end it, not inside one), never inside a surrogate pair.
+ * The last offset is the text's length.
  */
 export function stepBounds(text: string, size = STEP_CHARS): number[] {
   const out: number[] = []
@@ -34,8 +35,11 @@ export function stepBounds(text: string, size = STEP_CHARS): number[] {
   while (at < text.length) {
     let end = Math.min(text.length, at + size)
     if (end < text.length) {
+      const quarter = at + (size * 3) / 4
       const nl = text.lastIndexOf('\n', end - 1)
-      if (nl >= at + (size * 3) / 4) end = nl + 1
+      const space = nl >= quarter ? -1 : text.lastIndexOf(' ', end - 1)
+      if (nl >= quarter) end = nl + 1
+      else if (space >= quarter) end = space + 1
       else end = safeCut(text, end)
       if (end <= at) end = Math.min(text.length, at + size)
     }

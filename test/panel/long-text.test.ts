@@ -47,6 +47,14 @@ describe('stepBounds', () => {
     // after a line break where the step's last quarter has one
     expect(bounds.slice(0, -1).filter((b) => text[b - 1] === '\n').length).toBeGreaterThan(bounds.length / 2)
   })
+  it('cuts a text without line breaks after a space in the step\'s last quarter: between two words', () => {
+    const text = 'word '.repeat(500) // 2,500 characters, a space every five
+    expect(stepBounds(text, 1000)).toEqual([1000, 2000, 2500])
+    const odd = 'abcdefghijk '.repeat(200) // 2,400: spaces at 11, 23, …, 995, …
+    const bounds = stepBounds(odd, 1000)
+    expect(bounds).toEqual([996, 1992, 2400])
+    for (const b of bounds.slice(0, -1)) expect(odd[b - 1]).toBe(' ')
+  })
   it('cuts a text without line breaks (a data: URL) at the step size', () => {
     expect(stepBounds('z'.repeat(2500), 1000)).toEqual([1000, 2000, 2500])
     expect(stepBounds('', 1000)).toEqual([])
