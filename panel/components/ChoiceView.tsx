@@ -69,10 +69,8 @@ export function ChoiceView({ choice, multiple, highlight, found = NO_MARKS, part
       {choice.toolCalls.length > 0 && (
         <div class={`ds-field${diff('toolCalls').class}`} data-differs={diff('toolCalls').attr}>
           <div class="ds-field-label">tool calls ({choice.toolCalls.length})</div>
-          {choice.toolCalls.map((call, i) => {
-            const marks = of(highlight, 'arguments', i)
-            // past the limit, only the call the selected frame wrote into
-            if (i >= upTo && marks.length === 0) return null
+          {callsShown(choice, highlight, upTo).map((i) => {
+            const call = choice.toolCalls[i]!
             return (
               <ToolCallView
                 key={`${call.index}:${call.id ?? i}`}
@@ -80,7 +78,7 @@ export function ChoiceView({ choice, multiple, highlight, found = NO_MARKS, part
                 field={{ choice: choice.index, channel: 'arguments', toolCall: i }}
                 partial={partial}
                 growing={growing}
-                marks={marks}
+                marks={of(highlight, 'arguments', i)}
                 found={found.length === 0 ? NO_MARKS : of(found, 'arguments', i)}
               />
             )
@@ -99,4 +97,21 @@ export function ChoiceView({ choice, multiple, highlight, found = NO_MARKS, part
       </div>
     </article>
   )
+}
+
+/**
+ * The positions of the calls rendered: the first `upTo`, and past them only the calls the
+ * selected frame wrote into. Never a walk over every call: a 64 MB stream has 12,403, and
+ * each render filtered the marks once per call.
+ */
+function callsShown(choice: ReplyChoice, highlight: readonly Highlight[], upTo: number): number[] {
+  const n = choice.toolCalls.length
+  const out: number[] = []
+  for (let i = 0; i < Math.min(upTo, n); i++) out.push(i)
+  const marked = new Set<number>()
+  for (const h of highlight) {
+    const at = h.field.toolCall
+    if (h.field.choice === choice.index && h.field.channel === 'arguments' && at !== null && at >= upTo && at < n) marked.add(at)
+  }
+  return marked.size === 0 ? out : out.concat([...marked].sort((a, b) => a - b))
 }
