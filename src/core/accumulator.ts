@@ -29,8 +29,8 @@ class ChoiceState {
   finishReason: string | null = null
   /** content-after-finish was reported for this choice (once is enough). */
   afterFinishReported = false
-  constructor(readonly index: number, calls: ToolCallTable<ToolState>, unsettled: TextBuffer[]) {
-    this.channels = { content: new TextBuffer(unsettled), reasoning: new TextBuffer(unsettled), refusal: new TextBuffer(unsettled) }
+  constructor(readonly index: number, calls: ToolCallTable<ToolState>) {
+    this.channels = { content: new TextBuffer(), reasoning: new TextBuffer(), refusal: new TextBuffer() }
     this.calls = calls
   }
 }
@@ -53,8 +53,6 @@ export class Accumulator {
   private readonly targets: Target[] = []
   /** Null when nobody will ask (merge() returns only the Reply). */
   private readonly provenance: ProvenanceLog | null
-  /** The text buffers appended to since the last settle() (TextBuffer.settle). */
-  private readonly unsettled: TextBuffer[] = []
 
   private arrivals = 0
   readonly streamErrors: StreamError[] = []
@@ -68,7 +66,7 @@ export class Accumulator {
 
   constructor(options: { provenance?: boolean } = {}) {
     this.provenance = options.provenance === false ? null : new ProvenanceLog()
-    this.messages = new MessageTable(this.unsettled)
+    this.messages = new MessageTable()
   }
 
   /** A terminal marker was applied (cheap: state() builds the reply). */
@@ -198,7 +196,7 @@ export class Accumulator {
     let c = this.choices.get(index)
     if (!c) {
       const calls = new ToolCallTable<ToolState>(index, (at) => this.newCall(index, at), (code, message) => this.report(this.frame, code, 'warning', message))
-      c = new ChoiceState(index, calls, this.unsettled)
+      c = new ChoiceState(index, calls)
       this.choices.set(index, c)
     }
     return c
@@ -269,7 +267,7 @@ export class Accumulator {
   private newCall(choice: number, index: number): ToolState {
     const call: ToolState = {
       index, arrival: this.arrivals++, id: null, type: null, name: null, hasArguments: false, keyless: false,
-      args: new TextBuffer(this.unsettled), argumentsIfEmpty: null, target: -1, shown: null, lastFrame: this.frame, freeText: false,
+      args: new TextBuffer(), argumentsIfEmpty: null, target: -1, shown: null, lastFrame: this.frame, freeText: false,
     }
     call.target = this.targets.push({ choice, channel: 'arguments', tool: call }) - 1
     return call
@@ -369,12 +367,6 @@ export class Accumulator {
       toolCalls: sortedCalls(c.calls.calls).map(replyToolCall),
       finishReason: c.finishReason,
     }
-  }
-
-  /** Settles every text appended to since the last call: the merger calls it after each batch it merged. */
-  settle(): void {
-    for (const b of this.unsettled) b.settle()
-    this.unsettled.length = 0
   }
 
   provenanceRecords(): Provenance[] {

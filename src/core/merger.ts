@@ -146,7 +146,6 @@ class StreamMerger implements Merger {
       this.flush()
       this.store.releaseRead()
       this.decoder.string(chunk)
-      this.router.accumulator.settle()
       this.processed = this.store.body.length
       return
     }
@@ -179,7 +178,6 @@ class StreamMerger implements Merger {
     this.decoder.bytes(bytes)
     this.store.releaseDecoded(this.processed)
     this.framer.clearPieces()
-    this.router.accumulator.settle()
   }
 
   private onEntry(e: RawEntry): void {

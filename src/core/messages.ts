@@ -52,9 +52,6 @@ export class MessageTable {
   /** Calls placed in a message: the rest are their choice's. */
   private readonly placed = new Set<ToolState>()
 
-  /** `unsettled`: the accumulator's list of text buffers to settle (TextBuffer.settle). */
-  constructor(private readonly unsettled: TextBuffer[]) {}
-
   get size(): number {
     return this.list.length
   }
@@ -96,7 +93,7 @@ export class MessageTable {
       const last = m.parts[m.parts.length - 1]
       if (last !== undefined && last.kind === 'text' && last.channel === channel && last.id === null) return last
     }
-    const part: TextPart = { kind: 'text', channel, id: partId ?? null, text: new TextBuffer(this.unsettled), target: -1, offset: 0 }
+    const part: TextPart = { kind: 'text', channel, id: partId ?? null, text: new TextBuffer(), target: -1, offset: 0 }
     part.target = target(part)
     m.parts.push(part)
     if (partId !== undefined) (m.byPartId ??= new Map()).set(partId, part)

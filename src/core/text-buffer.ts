@@ -1,139 +1,148 @@
-// Text that grows by appends (reply channels, tool arguments, tool names), kept as parts and
-// joined once, on demand. Comparisons walk the parts instead of joining them, so a stream that
-// appends and compares in turn (a `*.done` after every delta, a name fragment in every frame)
-// costs the size of what it compares, never the size of all the text so far.
+// Text that grows by appends (reply channels, tool arguments, tool names), kept as its UTF-16
+// code units in a typed array and read as one string on demand (kept until the next change).
+// Not as the appended strings: everything a merger keeps as JavaScript objects passes through
+// V8's young generation, which grows as the bytes surviving it do, and a 64 MB stream's
+// 2.3 million characters of text and 50,000 argument fragments grew it to its largest (the
+// page's ingest: 30–50 MB of its peak; docs/benchmarks.md). A text appended in one piece (a
+// tool's name, a 40 MB frame's content) stays that string until a second piece comes: copying
+// it would only cost. Comparisons read the code units: nothing is joined or built to compare.
 
-/** Parts per block: every BLOCK parts are joined, so a long text is a few large strings. */
-const BLOCK = 1024
+/** Code units a buffer starts with (a tool name fits). */
+const FIRST = 16
+const NONE = new Uint16Array(0)
+/**
+ * Decodes code units without a surrogate exactly (a lone surrogate would become U+FFFD: text
+ * with surrogates is read another way); null on a big-endian machine or without TextDecoder.
+ */
+const UTF16 = ((): { decode(b: Uint8Array): string } | null => {
+  type Decoder = new (label: string, options: { ignoreBOM: boolean }) => { decode(b: Uint8Array): string }
+  const Decoder = (globalThis as unknown as { TextDecoder?: Decoder }).TextDecoder
+  // ignoreBOM: a text that begins with U+FEFF keeps it
+  return Decoder && new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? new Decoder('utf-16le', { ignoreBOM: true }) : null
+})()
+/** Past this many code units a buffer grows by this many at a time, not by doubling. */
+const GROW_STEP = 1 << 23
+/** Code units per String.fromCharCode call (its arguments are bounded). */
+const CHARS_PER_CALL = 8192
 
 export class TextBuffer {
-  private blocks: string[] = []
-  private parts: string[] = []
+  private units: Uint16Array = NONE
   length = 0
   /** Set by an empty-string append too: the field was present. */
   touched = false
-
-  /** `unsettled`: the owner's list of buffers holding parts not settled yet (settle()). */
-  constructor(private readonly unsettled: TextBuffer[] | null = null) {}
+  /** A code unit in the surrogate range was appended (read without TextDecoder). */
+  private surrogates = false
+  /** The text as a string, while nothing changed since it was read. */
+  private read: string | null = ''
+  /** The text is `read`, appended in one piece: no code unit is in `units` yet. */
+  private whole = true
 
   append(text: string): void {
     this.touched = true
     if (text.length === 0) return
-    if (this.parts.length === 0) this.unsettled?.push(this)
-    this.parts.push(text)
-    this.length += text.length
-    if (this.parts.length === BLOCK) {
-      this.blocks.push(this.parts.join(''))
-      this.parts = []
+    if (this.length === 0) {
+      this.read = text
+      this.length = text.length
+      this.whole = true
+      this.surrogates = false
+      return
     }
+    if (this.whole) {
+      // a second piece: the first goes into the code units too
+      const first = this.read!
+      this.whole = false
+      this.length = 0
+      this.surrogates = false
+      this.write(first)
+    }
+    this.write(text)
+    this.read = null
   }
 
   /** Replaces the whole text (a name sent whole again, grown). */
   set(text: string): void {
+    this.length = 0
+    this.surrogates = false
+    this.read = ''
+    this.whole = true
+    this.append(text)
     this.touched = true
-    this.blocks = []
-    if (this.parts.length === 0 && text.length > 0) this.unsettled?.push(this)
-    this.parts = text.length === 0 ? [] : [text]
-    this.length = text.length
   }
 
-  /**
-   * Joins the parts appended since the last settle into one block. The merger settles after
-   * every batch it reads, so a text (12,000 tool calls' arguments on a long stream) is held as
-   * a string per batch, not as every fragment until the next snapshot joins them: the page's
-   * ingest of a 64 MB stream took 2.5–3.1 s with it, 2.9–3.4 s without (six runs each, Chromium
-   * 156), its memory within the runs' spread either way. (Fragments are JSON.parse's own
-   * strings, not slices of the decoded read: measured in Chromium 156 and Node 20.)
-   */
-  settle(): void {
-    if (this.parts.length === 0) return
-    this.blocks.push(this.parts.length === 1 ? this.parts[0]! : this.parts.join(''))
-    this.parts = []
-  }
-
-  /**
-   * Keeps the first `n` characters (a no-op when `n` >= length). Pieces past the cut are
-   * dropped from the end and the piece across it is sliced, so a cut costs the pieces it
-   * removes (each appended once) plus one slice: never a join of the text.
-   */
+  /** Keeps the first `n` characters (a no-op when `n` >= length). */
   truncate(n: number): void {
     if (n >= this.length) return
-    const keep = Math.max(0, n)
-    for (const list of [this.parts, this.blocks]) {
-      while (list.length > 0 && this.length > keep) {
-        const piece = list[list.length - 1]!
-        const over = this.length - keep
-        if (over >= piece.length) {
-          list.pop()
-          this.length -= piece.length
-        } else {
-          list[list.length - 1] = piece.slice(0, piece.length - over)
-          this.length = keep
-        }
-      }
-    }
+    this.length = Math.max(0, n)
+    if (this.whole) this.read = this.read!.slice(0, this.length)
+    else this.read = null
   }
 
   toString(): string {
-    if (this.parts.length > 0) {
-      this.blocks.push(this.parts.length === 1 ? this.parts[0]! : this.parts.join(''))
-      this.parts = []
-    }
-    if (this.blocks.length > 1) this.blocks = [this.blocks.join('')]
-    return this.blocks[0] ?? ''
+    this.read ??= this.decode(0, this.length)
+    return this.read
   }
 
-  /** True when the text is exactly `s`: O(|s|) at most, nothing joined. */
+  /** True when the text is exactly `s`: O(|s|) at most, nothing built. */
   equals(s: string): boolean {
-    return s.length === this.length && this.isPrefixOf(s)
+    if (s.length !== this.length) return false
+    return this.read !== null ? this.read === s : this.sameAs(s, this.length)
   }
 
   /** True when `s` begins with the whole text: O(|s|) at most. */
   isPrefixOf(s: string): boolean {
     if (this.length > s.length) return false
-    const at = prefixOf(this.blocks, s, 0)
-    return at >= 0 && prefixOf(this.parts, s, at) >= 0
+    return this.read !== null ? s.startsWith(this.read) : this.sameAs(s, this.length)
   }
 
-  /** True when the text begins with `s`: O(|s|), nothing joined. */
+  /** True when the text begins with `s`: O(|s|), nothing built. */
   startsWith(s: string): boolean {
     if (s.length > this.length) return false
-    const at = startOf(this.blocks, s, 0)
-    return at >= s.length || (at >= 0 && startOf(this.parts, s, at) >= s.length)
+    return this.read !== null ? this.read.startsWith(s) : this.sameAs(s, s.length)
   }
 
-  /** The first `max` characters (a message's excerpt), nothing joined beyond them. */
+  /** The first `max` characters (a message's excerpt), nothing decoded beyond them. */
   head(max: number): string {
+    return this.whole ? this.read!.slice(0, max) : this.decode(0, Math.min(max, this.length))
+  }
+
+  /** The first `n` code units are `s`'s. */
+  private sameAs(s: string, n: number): boolean {
+    const units = this.units
+    for (let i = 0; i < n; i++) if (units[i] !== s.charCodeAt(i)) return false
+    return true
+  }
+
+  /** Appends `text`'s code units to `units`. */
+  private write(text: string): void {
+    const n = text.length
+    const end = this.length + n
+    if (end > this.units.length) this.grow(end)
+    const units = this.units
+    let surrogates = this.surrogates
+    for (let i = 0, at = this.length; i < n; i++, at++) {
+      const c = text.charCodeAt(i)
+      units[at] = c
+      if ((c & 0xf800) === 0xd800) surrogates = true
+    }
+    this.surrogates = surrogates
+    this.length = end
+  }
+
+  private grow(needed: number): void {
+    const size = this.units.length
+    const next = new Uint16Array(Math.max(needed, FIRST, size < GROW_STEP ? size * 2 : size + GROW_STEP))
+    next.set(this.units.subarray(0, this.length))
+    this.units = next
+  }
+
+  private decode(from: number, to: number): string {
+    if (to <= from) return ''
+    // a short text is read in one call (a decoder's call costs more than the characters)
+    if (UTF16 !== null && !this.surrogates && to - from > CHARS_PER_CALL) return UTF16.decode(new Uint8Array(this.units.buffer, this.units.byteOffset + from * 2, (to - from) * 2))
     let out = ''
-    for (const list of [this.blocks, this.parts]) {
-      for (const piece of list) {
-        if (out.length >= max) return out
-        out += piece.slice(0, max - out.length)
-      }
+    for (let at = from; at < to; at += CHARS_PER_CALL) {
+      out += String.fromCharCode.apply(null, this.units.subarray(at, Math.min(to, at + CHARS_PER_CALL)) as unknown as number[])
     }
     return out
   }
-}
-
-// Pieces are compared as slices with `===` (a memory compare in V8), not with `startsWith`
-// (character by character, about ten times slower on long text).
-
-/** `s` continues with the pieces from `at`: the position after them, or -1. */
-function prefixOf(pieces: readonly string[], s: string, at: number): number {
-  for (const piece of pieces) {
-    if (s.slice(at, at + piece.length) !== piece) return -1
-    at += piece.length
-  }
-  return at
-}
-
-/** The pieces, from `s[at]` on, agree with `s` as far as `s` goes: the position reached, or -1. */
-function startOf(pieces: readonly string[], s: string, at: number): number {
-  for (const piece of pieces) {
-    if (at >= s.length) return at
-    const n = Math.min(piece.length, s.length - at)
-    if ((n === piece.length ? piece : piece.slice(0, n)) !== s.slice(at, at + n)) return -1
-    at += n
-  }
-  return at
 }

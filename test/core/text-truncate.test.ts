@@ -50,7 +50,7 @@ describe('TextBuffer.truncate', () => {
     expect([b.toString(), b.length]).toEqual(['abcdX', 5])
   })
 
-  it('cuts into joined blocks (more than 1024 parts) and the comparisons still hold', () => {
+  it('cuts a text of 2,500 appends and the comparisons still hold', () => {
     const b = buffer(...Array.from({ length: 2500 }, (_, i) => String(i % 10)))
     b.truncate(1500)
     b.append('!')
@@ -213,26 +213,74 @@ describe('the merger with truncates', () => {
   })
 })
 
-describe('TextBuffer.settle', () => {
-  it('registers a buffer once per batch in its owner\'s list, and settling keeps the text exactly, appends after it included', () => {
-    const unsettled: TextBuffer[] = []
-    const b = new TextBuffer(unsettled)
+describe('TextBuffer', () => {
+  it('keeps every code unit exactly, a lone surrogate and a pair split across appends included', () => {
+    const b = new TextBuffer()
     b.append('The weather in Paris ')
-    b.append('is mild')
-    expect(unsettled).toEqual([b])
-    b.settle()
-    unsettled.length = 0
-    b.append(' today, with light rain')
-    expect(unsettled).toEqual([b])
-    b.settle()
-    b.settle()
-    expect([b.toString(), b.length, b.equals('The weather in Paris is mild today, with light rain'), b.startsWith('The weather in Paris is'), b.head(11)])
-      .toEqual(['The weather in Paris is mild today, with light rain', 51, true, true, 'The weather'])
-    b.truncate(20)
-    expect(b.toString()).toBe('The weather in Paris')
+    b.append('is \ud83d') // the high half of 😀 …
+    b.append('\ude00 and \udc00 alone, then \ud800') // … its low half, a lone low, a lone high at the end
+    const want = 'The weather in Paris is 😀 and \udc00 alone, then \ud800'
+    expect([b.toString() === want, b.length, b.equals(want), b.startsWith('The weather in Paris is 😀'), b.head(11)]).toEqual([true, want.length, true, true, 'The weather'])
+    b.truncate(26)
+    expect([b.toString(), b.isPrefixOf('The weather in Paris is 😀!'), b.equals('The weather in Paris is \ud83d')]).toEqual(['The weather in Paris is 😀', true, false])
+    b.truncate(25) // inside the pair: its high half stays, alone
+    expect([b.toString() === 'The weather in Paris is \ud83d', b.length]).toEqual([true, 25])
   })
 
-  it('a merger settles after every batch: the reply is the same however the body is cut', () => {
+  it('reads a text without surrogates as the same string, long or short, after every kind of change', () => {
+    const b = new TextBuffer()
+    let want = ''
+    for (let i = 0; i < 30_000; i++) {
+      const piece = i % 7 === 0 ? 'météo 天气 ' : `word${i} `
+      b.append(piece)
+      want += piece
+      if (i % 9_999 === 0) expect(b.toString()).toBe(want)
+    }
+    expect([b.toString() === want, b.length === want.length]).toEqual([true, true])
+    b.set('18°C')
+    expect([b.toString(), b.length, b.touched]).toEqual(['18°C', 4, true])
+    b.set('')
+    expect([b.toString(), b.length]).toEqual(['', 0])
+  })
+
+  it('compares against a string the same way before and after it was read', () => {
+    const b = new TextBuffer()
+    b.append('Hello')
+    b.append(' world')
+    const unread = [b.equals('Hello world'), b.equals('Hello worle'), b.startsWith('Hello w'), b.startsWith('Help'), b.isPrefixOf('Hello world!'), b.isPrefixOf('Hello'), b.equals('')]
+    b.toString()
+    const read = [b.equals('Hello world'), b.equals('Hello worle'), b.startsWith('Hello w'), b.startsWith('Help'), b.isPrefixOf('Hello world!'), b.isPrefixOf('Hello'), b.equals('')]
+    expect(unread).toEqual([true, false, true, false, true, false, false])
+    expect(read).toEqual(unread)
+  })
+
+  it('keeps a leading U+FEFF (a decoder would take it for a byte order mark)', () => {
+    const b = new TextBuffer()
+    b.append('\ufeff')
+    b.append('Hi')
+    expect([b.toString() === '\ufeffHi', b.length, b.head(1) === '\ufeff']).toEqual([true, 3, true])
+  })
+
+  it('holds a text appended in one piece as that string, and copies it once a second piece comes', () => {
+    const b = new TextBuffer()
+    const big = 'x'.repeat(100_000)
+    b.append(big)
+    expect(b.toString()).toBe(big)
+    b.append('!')
+    expect([b.toString() === big + '!', b.length, b.startsWith('xxx'), b.equals(big + '!')]).toEqual([true, 100_001, true, true])
+    b.truncate(3)
+    b.append('y')
+    expect(b.toString()).toBe('xxxy')
+  })
+
+  it('says an empty-string append touched the field', () => {
+    const b = new TextBuffer()
+    expect(b.touched).toBe(false)
+    b.append('')
+    expect([b.touched, b.length, b.toString()]).toEqual([true, 0, ''])
+  })
+
+  it('gives a merger the same reply however the body is cut', () => {
     const body = ['data: {"choices":[{"index":0,"delta":{"content":"Hello there, how are you"}}]}\n\n',
       'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"f","arguments":"{\\"city\\": \\"Paris, France\\""}}]}}]}\n\n',
       'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"}"}}]}}]}\n\n', 'data: [DONE]\n\n'].join('')
