@@ -37,10 +37,11 @@ export function stepBounds(text: string, size = STEP_CHARS): number[] {
     if (end < text.length) {
       const quarter = at + (size * 3) / 4
       const nl = text.lastIndexOf('\n', end - 1)
-      const space = nl >= quarter ? -1 : text.lastIndexOf(' ', end - 1)
       if (nl >= quarter) end = nl + 1
-      else if (space >= quarter) end = space + 1
-      else end = safeCut(text, end)
+      else {
+        const space = text.lastIndexOf(' ', end - 1)
+        end = space >= quarter ? space + 1 : safeCut(text, end)
+      }
       if (end <= at) end = Math.min(text.length, at + size)
     }
     out.push(end)

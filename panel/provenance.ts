@@ -6,6 +6,7 @@
 // a few milliseconds for 150,000 records.
 
 import type { Channel, Provenance, ProvenanceVisit } from '../src/library.js'
+import { recent } from './recent.js'
 
 /** One text field of the reply: a channel of a choice, or the arguments of one tool call. */
 export interface FieldRef {
@@ -129,25 +130,17 @@ export class ProvenanceIndex {
 
   /** The runs of field `id`, sorted by start (appends only ever grow a field: already sorted but for a rewrite). */
   private runsOf(id: number): FieldRuns {
-    const kept = this.runs.get(id)
-    if (kept) {
-      this.runs.delete(id)
-      this.runs.set(id, kept)
-      return kept
-    }
-    const order: number[] = []
-    for (let i = 0; i < this.size; i++) if (this.fieldOf[i] === id) order.push(i)
-    let sorted = true
-    for (let k = 1; k < order.length; k++) if (this.startOf[order[k]!]! < this.startOf[order[k - 1]!]!) { sorted = false; break }
-    if (!sorted) order.sort((a, b) => this.startOf[a]! - this.startOf[b]!)
-    const built = {
-      starts: Int32Array.from(order, (i) => this.startOf[i]!),
-      ends: Int32Array.from(order, (i) => this.endOf[i]!),
-      frames: Int32Array.from(order, (i) => this.frameOf[i]!),
-    }
-    this.runs.set(id, built)
-    if (this.runs.size > RUNS_KEPT) this.runs.delete(this.runs.keys().next().value!)
-    return built
+    return recent(this.runs, id, RUNS_KEPT, () => {
+      const order: number[] = []
+      for (let i = 0; i < this.size; i++) if (this.fieldOf[i] === id) order.push(i)
+      // a stable sort, linear on the sorted input it almost always is
+      order.sort((a, b) => this.startOf[a]! - this.startOf[b]!)
+      return {
+        starts: Int32Array.from(order, (i) => this.startOf[i]!),
+        ends: Int32Array.from(order, (i) => this.endOf[i]!),
+        frames: Int32Array.from(order, (i) => this.frameOf[i]!),
+      }
+    })
   }
 
   /** The ranges frame `seq` contributed, in the order they were appended. */

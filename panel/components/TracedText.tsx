@@ -51,8 +51,9 @@ export const LIVE_WINDOW = 2_000
  */
 export const WINDOW_STEP = 2_000
 /**
- * A text shown longer than this waits its turn (turns.ts) when it first appears: a reply whose
- * reasoning and content both appear with a request shaped both windows in one frame.
+ * A text shown longer than this waits its turn (turns.ts) when its field first appears (this
+ * component mounts): a reply whose reasoning and content both appeared with a request shaped
+ * both windows in one frame. A field already shown for another request does not wait again.
  */
 const TURN_ABOVE = 1_000
 

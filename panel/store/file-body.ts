@@ -7,6 +7,7 @@
 
 import type { BodyReader } from '../../src/library.js'
 import type { BodySource, ReadSync } from './types.js'
+import { recent } from '../recent.js'
 
 export type { ReadSync } from './types.js'
 
@@ -36,21 +37,11 @@ export function fileReaderSync(): ReadSync | null {
 export function fileBodyReader(source: BodySource, read: ReadSync, lost: (err: unknown) => void): BodyReader {
   const cache = new Map<number, Uint8Array>()
   let gone = false
-  const block = (n: number): Uint8Array => {
-    let b = cache.get(n)
-    if (b) {
-      // most recently used last
-      cache.delete(n)
-      cache.set(n, b)
-      return b
-    }
+  const block = (n: number): Uint8Array => recent(cache, n, BLOCKS_KEPT, () => {
     const from = n * BLOCK
     const to = Math.min(source.size, from + BLOCK)
-    b = gone ? unreadable(to - from) : attempt(from, to)
-    cache.set(n, b)
-    if (cache.size > BLOCKS_KEPT) cache.delete(cache.keys().next().value!)
-    return b
-  }
+    return gone ? unreadable(to - from) : attempt(from, to)
+  })
   const attempt = (from: number, to: number): Uint8Array => {
     try {
       const bytes = read(source, from, to)

@@ -33,15 +33,15 @@ export class TextBuffer {
   /** A code unit in the surrogate range was appended (read without TextDecoder). */
   private surrogates = false
   /** The text as a string, while nothing changed since it was read. */
-  private read: string | null = ''
-  /** The text is `read`, appended in one piece: no code unit is in `units` yet. */
+  private cached: string | null = ''
+  /** The text is `cached`, appended in one piece: no code unit is in `units` yet. */
   private whole = true
 
   append(text: string): void {
     this.touched = true
     if (text.length === 0) return
     if (this.length === 0) {
-      this.read = text
+      this.cached = text
       this.length = text.length
       this.whole = true
       this.surrogates = false
@@ -49,60 +49,58 @@ export class TextBuffer {
     }
     if (this.whole) {
       // a second piece: the first goes into the code units too
-      const first = this.read!
+      const first = this.cached!
       this.whole = false
       this.length = 0
       this.surrogates = false
       this.write(first)
     }
     this.write(text)
-    this.read = null
+    this.cached = null
   }
 
   /** Replaces the whole text (a name sent whole again, grown). */
   set(text: string): void {
     this.length = 0
-    this.surrogates = false
-    this.read = ''
+    this.cached = ''
     this.whole = true
     this.append(text)
-    this.touched = true
   }
 
   /** Keeps the first `n` characters (a no-op when `n` >= length). */
   truncate(n: number): void {
     if (n >= this.length) return
     this.length = Math.max(0, n)
-    if (this.whole) this.read = this.read!.slice(0, this.length)
-    else this.read = null
+    if (this.whole) this.cached = this.cached!.slice(0, this.length)
+    else this.cached = null
   }
 
   toString(): string {
-    this.read ??= this.decode(0, this.length)
-    return this.read
+    this.cached ??= this.decode(0, this.length)
+    return this.cached
   }
 
   /** True when the text is exactly `s`: O(|s|) at most, nothing built. */
   equals(s: string): boolean {
     if (s.length !== this.length) return false
-    return this.read !== null ? this.read === s : this.sameAs(s, this.length)
+    return this.cached !== null ? this.cached === s : this.sameAs(s, this.length)
   }
 
   /** True when `s` begins with the whole text: O(|s|) at most. */
   isPrefixOf(s: string): boolean {
     if (this.length > s.length) return false
-    return this.read !== null ? s.startsWith(this.read) : this.sameAs(s, this.length)
+    return this.cached !== null ? s.startsWith(this.cached) : this.sameAs(s, this.length)
   }
 
   /** True when the text begins with `s`: O(|s|), nothing built. */
   startsWith(s: string): boolean {
     if (s.length > this.length) return false
-    return this.read !== null ? this.read.startsWith(s) : this.sameAs(s, s.length)
+    return this.cached !== null ? this.cached.startsWith(s) : this.sameAs(s, s.length)
   }
 
   /** The first `max` characters (a message's excerpt), nothing decoded beyond them. */
   head(max: number): string {
-    return this.whole ? this.read!.slice(0, max) : this.decode(0, Math.min(max, this.length))
+    return this.whole ? this.cached!.slice(0, max) : this.decode(0, Math.min(max, this.length))
   }
 
   /** The first `n` code units are `s`'s. */
