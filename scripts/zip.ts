@@ -47,31 +47,28 @@ export function writeZip(entries: readonly ZipEntry[]): Buffer {
     const crc = crc32(raw)
     if (raw.length > MAX_U32 || offset > MAX_U32) throw new Error('zip: over 4 GiB needs ZIP64')
 
+    // the fields a local header and its central directory record share, in the same order
+    const shared = (header: Buffer, at: number) => {
+      header.writeUInt16LE(20, at) // version needed: 2.0 (deflate)
+      header.writeUInt16LE(UTF8, at + 2)
+      header.writeUInt16LE(method, at + 4)
+      header.writeUInt16LE(DOS_TIME, at + 6)
+      header.writeUInt16LE(DOS_DATE, at + 8)
+      header.writeUInt32LE(crc, at + 10)
+      header.writeUInt32LE(body.length, at + 14)
+      header.writeUInt32LE(raw.length, at + 18)
+      header.writeUInt16LE(nameBytes.length, at + 22)
+    }
+
     const local = Buffer.alloc(30)
     local.writeUInt32LE(LOCAL, 0)
-    local.writeUInt16LE(20, 4) // version needed: 2.0 (deflate)
-    local.writeUInt16LE(UTF8, 6)
-    local.writeUInt16LE(method, 8)
-    local.writeUInt16LE(DOS_TIME, 10)
-    local.writeUInt16LE(DOS_DATE, 12)
-    local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(body.length, 18)
-    local.writeUInt32LE(raw.length, 22)
-    local.writeUInt16LE(nameBytes.length, 26)
+    shared(local, 4)
     local.writeUInt16LE(0, 28) // no extra field
 
     const dir = Buffer.alloc(46)
     dir.writeUInt32LE(CENTRAL, 0)
     dir.writeUInt16LE((3 << 8) | 20, 4) // made by: Unix, 2.0 (so the mode below is read)
-    dir.writeUInt16LE(20, 6)
-    dir.writeUInt16LE(UTF8, 8)
-    dir.writeUInt16LE(method, 10)
-    dir.writeUInt16LE(DOS_TIME, 12)
-    dir.writeUInt16LE(DOS_DATE, 14)
-    dir.writeUInt32LE(crc, 16)
-    dir.writeUInt32LE(body.length, 20)
-    dir.writeUInt32LE(raw.length, 24)
-    dir.writeUInt16LE(nameBytes.length, 28)
+    shared(dir, 6)
     // extra, comment, disk number, internal attributes: 0
     dir.writeUInt32LE((0o100644 << 16) >>> 0, 38) // external attributes: a regular file, rw-r--r--
     dir.writeUInt32LE(offset, 42)
