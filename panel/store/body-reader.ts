@@ -15,6 +15,12 @@ export type { BodySource } from './types.js'
 
 /** Bytes received but not merged yet, at most, before the reader waits for the merger. */
 const READ_AHEAD = 4 * 1024 * 1024
+/**
+ * Bytes asked for per read, where the stream lets the reader choose (a byte stream, as a File's
+ * is in Chromium): a File's own pieces run from 64 KiB to 1.5 MB, and reading it in pieces of
+ * one size kept the page's peak 10–20 MB lower over a 64 MB file (docs/benchmarks.md).
+ */
+const READ_SIZE = 256 * 1024
 /** How long the reader waits before it looks at the backlog again (ms). */
 const WAIT_MS = 8
 /**
@@ -30,7 +36,7 @@ export async function readBody(recorder: Recorder, id: string, body: BodySource)
   model.reading = { total: body.size }
   model.fileSlices = true
   recorder.readBackFrom(model, body)
-  const reader = body.stream().getReader()
+  const reader = pieceReader(body.stream())
   /** The request was removed (Clear, another paste) or ended otherwise: nothing more to read. */
   const gone = () => recorder.models.get(id) !== model || model.state !== 'live' || model.closing !== null
   const stop = () => { void reader.cancel().catch(() => {}) }
@@ -40,7 +46,7 @@ export async function readBody(recorder: Recorder, id: string, body: BodySource)
     // works. A read that fails meanwhile is awaited at the top of the loop; marked handled now,
     // so its failure is not reported as unhandled before then.
     const ahead = () => {
-      const read = reader.read()
+      const read = reader.next()
       read.catch(() => {})
       return read
     }
@@ -68,5 +74,18 @@ export async function readBody(recorder: Recorder, id: string, body: BodySource)
     recorder.close({ type: 'cancelled', id, t: null, reason: `the file could not be read to its end (${String(err)})` })
   } finally {
     model.reading = null
+  }
+}
+
+/** A stream's reader that gives its pieces: of READ_SIZE bytes each where the stream is a byte stream. */
+function pieceReader(stream: ReadableStream<Uint8Array>): { next(): Promise<ReadableStreamReadResult<Uint8Array>>; cancel(): Promise<void> } {
+  try {
+    const byob = stream.getReader({ mode: 'byob' })
+    // each read's buffer is the merger's afterwards (handed over, owned): a new one per read
+    return { next: () => byob.read(new Uint8Array(READ_SIZE)) as Promise<ReadableStreamReadResult<Uint8Array>>, cancel: () => byob.cancel() }
+  } catch {
+    // not a byte stream: its own pieces
+    const reader = stream.getReader()
+    return { next: () => reader.read(), cancel: () => reader.cancel() }
   }
 }

@@ -11,8 +11,12 @@ export class ProvenanceLog {
   private readonly target = new Int32Column()
   private readonly start = new Int32Column()
   private readonly end = new Int32Column()
-  /** The record before this one of the same target, -1 for its first: stored +1 (a column fills with 0). */
-  private readonly previous = new Int32Column()
+  /**
+   * The record before this one of the same target, -1 for its first: stored +1 (a column fills
+   * with 0). Only truncates follow it, and most streams never cut: it is made at the first
+   * truncate (chain()), a fifth of the log saved until then.
+   */
+  private previous: Int32Column | null = null
   /** Per target, its last record that still holds text, +1 (0: none). */
   private readonly last = new Int32Column()
   /** Targets `last` has a row for. */
@@ -25,16 +29,17 @@ export class ProvenanceLog {
     this.target.set(i, target)
     this.start.set(i, start)
     this.end.set(i, end)
-    this.previous.set(i, this.lastOf(target) + 1)
+    if (this.previous !== null) this.previous.set(i, this.lastOf(target) + 1)
     this.setLast(target, i)
   }
 
   /** Keeps the first `length` characters of the target's runs: later runs are emptied, the one across the cut shortened. */
   truncate(target: number, length: number): void {
+    const previous = (this.previous ??= this.chain())
     let i = this.lastOf(target)
     while (i >= 0 && this.start.get(i) >= length) {
       this.end.put(i, this.start.get(i))
-      i = this.previous.get(i) - 1
+      i = previous.get(i) - 1
     }
     if (i >= 0 && this.end.get(i) > length) this.end.put(i, length)
     this.setLast(target, i)
@@ -49,6 +54,18 @@ export class ProvenanceLog {
   targetAt(i: number): number { return this.target.get(i) }
   startAt(i: number): number { return this.start.get(i) }
   endAt(i: number): number { return this.end.get(i) }
+
+  /** `previous` for the records so far, none of which a truncate has emptied yet. */
+  private chain(): Int32Column {
+    const previous = new Int32Column()
+    const lastSeen = new Int32Array(this.targets)
+    for (let i = 0; i < this.count; i++) {
+      const target = this.target.get(i)
+      previous.set(i, lastSeen[target]!)
+      lastSeen[target] = i + 1
+    }
+    return previous
+  }
 
   private lastOf(target: number): number {
     return this.last.get(target) - 1

@@ -67,6 +67,46 @@ describe('TextBuffer.truncate', () => {
   })
 })
 
+describe('TextBuffer read while it grows', () => {
+  it('appends after a read continue the text, and it reads the same again', () => {
+    const b = buffer('Hel', 'lo')
+    expect(b.toString()).toBe('Hello')
+    b.append(' wor')
+    b.append('ld')
+    expect([b.toString(), b.length, b.toString()]).toEqual(['Hello world', 11, 'Hello world'])
+  })
+
+  it('a surrogate pair split by a read is whole afterwards, and a lone one stays lone', () => {
+    const b = buffer('a', '\ud83d')
+    expect(b.toString()).toBe('a\ud83d')
+    b.append('\ude00')
+    expect(b.toString()).toBe('a\ud83d\ude00')
+    b.append('\ud83d')
+    expect([b.toString(), b.length]).toEqual(['a\ud83d\ude00\ud83d', 4])
+  })
+
+  it('compares and cuts the same after a read as before it', () => {
+    const b = buffer('ab', 'cd')
+    b.toString()
+    expect([b.equals('abcd'), b.startsWith('abc'), b.isPrefixOf('abcde'), b.head(3)]).toEqual([true, true, true, 'abc'])
+    b.truncate(3)
+    b.append('Z')
+    expect([b.toString(), b.equals('abcZ'), b.head(2)]).toEqual(['abcZ', true, 'ab'])
+  })
+
+  it('a long text read at every append is exact (written back each time)', () => {
+    const b = new TextBuffer()
+    let want = ''
+    for (let i = 0; i < 3000; i++) {
+      const piece = i % 7 === 0 ? '\u5929\u6c14 ' : `w${i} `
+      b.append(piece)
+      want += piece
+      if (i % 3 === 0) expect(b.toString()).toBe(want)
+    }
+    expect([b.toString(), b.length]).toEqual([want, want.length])
+  })
+})
+
 describe('ProvenanceLog.truncate', () => {
   it('removes the runs past the cut and shortens the run across it', () => {
     const log = new ProvenanceLog()
@@ -100,6 +140,27 @@ describe('ProvenanceLog.truncate', () => {
     log.truncate(0, 1)
     log.add(3, 0, 1, 3)
     expect(records(log)).toEqual([{ frame: 0, target: 0, start: 0, end: 1 }, { frame: 3, target: 0, start: 1, end: 3 }])
+  })
+
+  it('runs of several targets before the first cut, and runs after it, are each cut within their own target', () => {
+    const log = new ProvenanceLog()
+    log.add(0, 0, 0, 2)
+    log.add(0, 1, 0, 3)
+    log.add(1, 0, 2, 4)
+    log.add(1, 2, 0, 1)
+    log.add(2, 1, 3, 6)
+    log.truncate(0, 3)
+    log.add(3, 1, 6, 8)
+    log.add(3, 0, 3, 5)
+    log.truncate(1, 4)
+    expect(records(log)).toEqual([
+      { frame: 0, target: 0, start: 0, end: 2 },
+      { frame: 0, target: 1, start: 0, end: 3 },
+      { frame: 1, target: 0, start: 2, end: 3 },
+      { frame: 1, target: 2, start: 0, end: 1 },
+      { frame: 2, target: 1, start: 3, end: 4 },
+      { frame: 3, target: 0, start: 3, end: 5 },
+    ])
   })
 
   it('a cut at 0 removes every run of the target; a cut of a target with no runs changes nothing', () => {

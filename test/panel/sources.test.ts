@@ -219,6 +219,40 @@ describe('standalone page inputs', () => {
       })
     })
 
+    it('asks a byte stream (a File\'s, in Chromium) for pieces of 256 KiB, and merges the same bytes as from its own pieces', async () => {
+      const file = fileOf('big.sse', big, { whole: false })
+      const asked: number[] = []
+      const bytes = new TextEncoder().encode(big)
+      let at = 0
+      const byteFile = {
+        ...file,
+        stream: () => new ReadableStream({
+          type: 'bytes',
+          pull(c) {
+            const request = c.byobRequest!
+            const view = request.view!
+            asked.push(view.byteLength)
+            if (at >= bytes.byteLength) { c.close(); request.respond(0); return }
+            const n = Math.min(view.byteLength, bytes.byteLength - at)
+            new Uint8Array(view.buffer, view.byteOffset, n).set(bytes.subarray(at, at + n))
+            at += n
+            request.respond(n)
+          },
+        }),
+      }
+      const read = await fedAndEnded((await readFile(byteFile)).streams)
+      const plain = await fedAndEnded((await readFile(file)).streams)
+      expect(asked.slice(0, 3)).toEqual([256 * 1024, 256 * 1024, 256 * 1024])
+      const body = (r: typeof read) => Buffer.concat(r.store.recordings.get(r.id)!.chunks.map((c) => c.data as Uint8Array))
+      expect([body(read).equals(bytes), read.store.requests.value[0]!.state]).toEqual([true, 'finished'])
+      read.store.select(read.id)
+      plain.store.select(plain.id)
+      const reply = read.store.selection.value!.latest
+      expect([reply.frameCount, reply.choices[0]!.content.length]).toEqual([plain.store.selection.value!.latest.frameCount, plain.store.selection.value!.latest.choices[0]!.content.length])
+      expect(reply.frameCount).toBeGreaterThan(1000)
+      expect(reply).toEqual(plain.store.selection.value!.latest)
+    })
+
     it('cuts a stream piece larger than LARGE_CHUNK into views of LARGE_CHUNK, each merged where it arrives', async () => {
       const file = fileOf('big.sse', big, { whole: false, piece: 600 * 1024 })
       const { store, id } = await fedAndEnded((await readFile(file)).streams)
