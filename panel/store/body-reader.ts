@@ -6,6 +6,7 @@
 // file cannot be read to its end; reading stops when the request is removed.
 
 import { slices } from '../../src/exchange/slices.js'
+import type { Merger } from '../../src/library.js'
 import { LARGE_CHUNK } from './backlog.js'
 import { nextTask } from './clock.js'
 import type { Recorder } from './recorder.js'
@@ -36,7 +37,7 @@ export async function readBody(recorder: Recorder, id: string, body: BodySource)
   model.reading = { total: body.size }
   model.fileSlices = true
   recorder.readBackFrom(model, body)
-  const reader = pieceReader(body.stream())
+  const reader = pieceReader(body.stream(), () => model.merger)
   /** The request was removed (Clear, another paste) or ended otherwise: nothing more to read. */
   const gone = () => recorder.models.get(id) !== model || model.state !== 'live' || model.closing !== null
   const stop = () => { void reader.cancel().catch(() => {}) }
@@ -77,15 +78,39 @@ export async function readBody(recorder: Recorder, id: string, body: BodySource)
   }
 }
 
-/** A stream's reader that gives its pieces: of READ_SIZE bytes each where the stream is a byte stream. */
-function pieceReader(stream: ReadableStream<Uint8Array>): { next(): Promise<ReadableStreamReadResult<Uint8Array>>; cancel(): Promise<void> } {
+/**
+ * A stream's reader that gives its pieces. A byte stream (a File's, in Chromium) is read in
+ * pieces of READ_SIZE bytes, into the buffers of earlier pieces the merger has let go of
+ * (Merger.bytesHeldFrom) when there are any: a 64 MB file is read into a few buffers, not 256
+ * made and collected (each a major collection's worth of external memory, sooner or later).
+ * Another stream gives its own pieces.
+ */
+function pieceReader(stream: ReadableStream<Uint8Array>, merger: () => Merger): { next(): Promise<ReadableStreamReadResult<Uint8Array>>; cancel(): Promise<void> } {
+  let byob: ReadableStreamBYOBReader
   try {
-    const byob = stream.getReader({ mode: 'byob' })
-    // each read's buffer is the merger's afterwards (handed over, owned): a new one per read
-    return { next: () => byob.read(new Uint8Array(READ_SIZE)) as Promise<ReadableStreamReadResult<Uint8Array>>, cancel: () => byob.cancel() }
+    byob = stream.getReader({ mode: 'byob' })
   } catch {
-    // not a byte stream: its own pieces
     const reader = stream.getReader()
     return { next: () => reader.read(), cancel: () => reader.cancel() }
   }
+  /** Pieces handed to the merger, in order, with where each ends in the body and the merger that has it. */
+  const lent: Array<{ buffer: ArrayBuffer; end: number; merger: Merger }> = []
+  const free: ArrayBuffer[] = []
+  let read = 0
+  const next = async (): Promise<ReadableStreamReadResult<Uint8Array>> => {
+    const m = merger()
+    const held = m.bytesHeldFrom()
+    // a piece of another merger (the request merged again meanwhile) is left to the collector
+    while (lent.length > 0 && (lent[0]!.merger !== m || lent[0]!.end <= held)) {
+      const piece = lent.shift()!
+      if (piece.merger === m) free.push(piece.buffer)
+    }
+    const result = await byob.read(new Uint8Array(free.pop() ?? new ArrayBuffer(READ_SIZE)))
+    if (!result.done && result.value.byteLength > 0) {
+      read += result.value.byteLength
+      lent.push({ buffer: result.value.buffer as ArrayBuffer, end: read, merger: m })
+    }
+    return result as ReadableStreamReadResult<Uint8Array>
+  }
+  return { next, cancel: () => byob.cancel() }
 }

@@ -254,6 +254,15 @@ export class ByteOffsets {
     return this.totalBytes
   }
 
+  /** Where the first segment not passed yet that reads the bytes it was given begins (Infinity: none). */
+  firstHeldByte(): number {
+    for (let i = this.head; i < this.segments.length; i++) {
+      const s = this.segments[i]!
+      if (s.bytes !== null) return s.byte
+    }
+    return Infinity
+  }
+
   /**
    * byteAt() without moving the cursor, for a character at or past it (a long line read again
    * before its frame is stored, whose start the cursor must still reach): segments are counted,

@@ -68,6 +68,11 @@ export class Decoder {
     return all
   }
 
+  /** The body is read as text (its bytes decoded, none kept here): not while undecided, nor a binary body. */
+  get decodesText(): boolean {
+    return this.mode === 'text'
+  }
+
   /** Asks the route about the body's first bytes; false while it cannot tell (the bytes are held). */
   private decide(head: Uint8Array, final: boolean): boolean {
     const wants = this.route!.wantsBytes(head.subarray(0, BINARY_HEAD), final)

@@ -23,6 +23,12 @@ export interface Merger {
    * are read). The caller must not change them afterwards.
    */
   pushOwned(chunk: Uint8Array, t?: number): void
+  /**
+   * The first byte of the body the merger may still read from the bytes it was given (0 while
+   * it keeps the body, or a binary framer holds them): a pushOwned() piece that ends at or
+   * before it is no longer read here, and its buffer is the caller's again.
+   */
+  bytesHeldFrom(): number
   /** The body is complete: dispatch what is left and return the final Reply. */
   end(): Reply
   /**
@@ -332,6 +338,12 @@ class StreamMerger implements Merger {
 
   get byteLength(): number {
     return this.store.body.length
+  }
+
+  bytesHeldFrom(): number {
+    // a binary body's framer keeps views of what it was given until its messages end
+    if (!this.decoder.decodesText) return 0
+    return this.store.heldFrom()
   }
 
   body(from = 0, to = this.store.body.length): Uint8Array {

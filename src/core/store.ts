@@ -69,6 +69,15 @@ export class FrameStore {
     this.entryList.push({ kind: e.kind, start: e.start, end: e.end, line: e.line, raw, beforeFrame: this.table.count })
   }
 
+  /**
+   * The first byte whose bytes, as they were given, may still be read here: the body's blocks
+   * not released yet and the offsets' segments not passed yet; 0 while the body is kept.
+   */
+  heldFrom(): number {
+    if (this.retain) return 0
+    return Math.min(this.body.releasedBefore, this.offsets.firstHeldByte())
+  }
+
   /** With retainBody: false, frames completed by the previous batch stay readable until this one. */
   releaseRead(): void {
     if (this.retain) return

@@ -68,3 +68,67 @@ describe('a merger with a body reader', () => {
     expect(() => m.body()).toThrow(/was not retained/)
   })
 })
+
+describe('bytesHeldFrom: the pieces handed over that the merger no longer reads', () => {
+  /**
+   * Feeds `bytes` in handed-over pieces of `size` and, after each push, overwrites with 0xFF
+   * every piece that ends at or before bytesHeldFrom() (as a caller reusing its buffers would):
+   * the merger must not read them again. Returns the merger and how many pieces were reused.
+   */
+  function reusing(bytes: Uint8Array, size: number, options: object = {}) {
+    const m = createMerger({ ...OPTIONS, bodyReader: (from, to) => bytes.slice(from, to), ...options })
+    const lent: Array<{ piece: Uint8Array; end: number }> = []
+    let reused = 0
+    for (let i = 0; i < bytes.length; i += size) {
+      const piece = bytes.slice(i, i + size)
+      m.pushOwned(piece)
+      lent.push({ piece, end: i + piece.length })
+      const held = m.bytesHeldFrom()
+      expect(held).toBeLessThanOrEqual(m.byteLength)
+      while (lent.length > 0 && lent[0]!.end <= held) { lent.shift()!.piece.fill(0xff); reused++ }
+    }
+    return { m, reused }
+  }
+
+  it('is 0 while the merger keeps its body', () => {
+    const m = createMerger(OPTIONS)
+    const bytes = stream(300)
+    for (let i = 0; i < bytes.length; i += 1000) m.pushOwned(bytes.slice(i, i + 1000))
+    expect([m.bytesHeldFrom(), m.byteLength > 0]).toEqual([0, true])
+  })
+
+  it('moves on as frames are merged, and pieces before it can be overwritten without changing the reply, the frames or the body', () => {
+    const bytes = stream(3000)
+    const want = merge(bytes, OPTIONS)
+    const kept = createMerger(OPTIONS)
+    kept.push(bytes)
+    kept.end()
+    for (const size of [1000, 65536]) {
+      const { m, reused } = reusing(bytes, size)
+      // all but the last few: what the batch before the last one completed is let go
+      expect(reused).toBeGreaterThanOrEqual(Math.ceil(bytes.length / size) - 3)
+      expect(m.end()).toEqual(want)
+      expect(m.frames()).toEqual(kept.frames())
+      expect(m.body()).toEqual(bytes)
+    }
+  })
+
+  it('holds the start of a frame longer than many pieces, and of a broken frame, until they are merged', () => {
+    const long = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: '天'.repeat(500_000) }, finish_reason: null }] })}\n\n`
+    const text = chunk({ role: 'assistant', content: '' }) + long + 'data: {"choices": [\n\n' + chunk({ content: 'été' }, 'stop') + 'data: [DONE]\n\n'
+    const bytes = encoder.encode(text)
+    const kept = createMerger(OPTIONS)
+    kept.push(bytes)
+    const keptReply = kept.end()
+    const { m } = reusing(bytes, 4096)
+    expect(m.end()).toEqual(keptReply)
+    expect(m.frames()).toEqual(kept.frames())
+    expect(keptReply.errors.map((e) => e.frame)).toEqual([2])
+  })
+
+  it('is 0 for a binary body (an AWS event stream keeps views of its messages)', () => {
+    const m = createMerger({ url: 'https://bedrock-runtime.us-east-1.amazonaws.com/model/x/converse-stream', contentType: 'application/vnd.amazon.eventstream', bodyReader: (from, to) => new Uint8Array(to - from) })
+    m.pushOwned(Uint8Array.from([0, 0, 0, 40, 0, 0, 0, 20, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]))
+    expect(m.bytesHeldFrom()).toBe(0)
+  })
+})

@@ -253,6 +253,44 @@ describe('standalone page inputs', () => {
       expect(reply).toEqual(plain.store.selection.value!.latest)
     })
 
+    it('reads a byte stream into the buffers of pieces the merger let go of (a worker, reading back from the file), and merges it exactly', async () => {
+      const long = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: '天'.repeat(400_000) }, finish_reason: null }] })}\n\n`
+      const text = big + long + big
+      const bytes = new TextEncoder().encode(text)
+      const file = fileOf('big.sse', text, { whole: false })
+      let at = 0
+      let fresh = 0
+      let reused = 0
+      const byteFile = {
+        ...file,
+        stream: () => new ReadableStream({
+          type: 'bytes',
+          pull(c) {
+            const request = c.byobRequest!
+            const view = new Uint8Array(request.view!.buffer, request.view!.byteOffset, request.view!.byteLength)
+            if (at >= bytes.byteLength) { c.close(); request.respond(0); return }
+            // a buffer made for this read is all zeros; one used before still holds its bytes
+            if (view.some((b) => b !== 0)) reused++
+            else fresh++
+            const n = Math.min(view.byteLength, bytes.byteLength - at)
+            view.set(bytes.subarray(at, at + n))
+            at += n
+            request.respond(n)
+          },
+        }),
+      }
+      const readSync = (_source: unknown, from: number, to: number) => bytes.slice(from, to)
+      const read = await fedAndEnded((await readFile(byteFile)).streams, { readSync })
+      const plain = await fedAndEnded((await readFile(file)).streams)
+      const pieces = Math.ceil(bytes.byteLength / (256 * 1024))
+      expect([fresh + reused, reused > pieces / 2, fresh < pieces / 2]).toEqual([pieces, true, true])
+      read.store.select(read.id)
+      plain.store.select(plain.id)
+      expect(read.store.selection.value!.latest).toEqual(plain.store.selection.value!.latest)
+      expect(read.store.selection.value!.latest.choices[0]!.content.length).toBeGreaterThan(400_000)
+      expect(read.store.frame(1)).toEqual(plain.store.frame(1))
+    })
+
     it('cuts a stream piece larger than LARGE_CHUNK into views of LARGE_CHUNK, each merged where it arrives', async () => {
       const file = fileOf('big.sse', big, { whole: false, piece: 600 * 1024 })
       const { store, id } = await fedAndEnded((await readFile(file)).streams)
