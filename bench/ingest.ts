@@ -90,57 +90,67 @@ async function collect(page: Page): Promise<number> {
 /** The middle value; of an even count, the higher of the two middle ones (the less flattering). */
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
-/** merge() of the file in a blank page of the same browser, `runs` times: the median. */
-async function coreInBrowser(browser: Browser, file: string, runs: number): Promise<{ ms: number; readMs: number; frames: number; mergeGrowth: number; mergerGrowth: number }> {
+/**
+ * merge() of the file in a blank page of the same browser, kept open: `run()` once more each
+ * time it is called, so the core's runs are spread between the page's runs and see the same
+ * machine (five runs back to back read 811 ms one run and 1,415 ms another, on the same code);
+ * `finish()` measures the memory floors and closes the page.
+ */
+async function coreInBrowser(browser: Browser, file: string) {
   const page = await browser.newPage()
-  try {
-    const pids = await rendererPids(browser)
-    await page.setContent('<input type="file" id="f">')
-    await page.addScriptTag({ content: bundle() })
-    await page.setInputFiles('#f', file)
-    const times: number[] = []
-    let readMs = 0
-    let frames = 0
-    for (let r = 0; r < runs; r++) {
-      const one = await page.evaluate(async () => {
-        const w = window as unknown as { DeltascopeCore: { merge(b: Uint8Array, o: object): { frameCount: number } } }
-        const f = (document.getElementById('f') as HTMLInputElement).files![0]!
-        const t0 = performance.now()
-        const bytes = new Uint8Array(await f.arrayBuffer())
-        const t1 = performance.now()
-        const reply = w.DeltascopeCore.merge(bytes, { url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' })
-        return { read: t1 - t0, merge: performance.now() - t1, frames: reply.frameCount }
-      })
-      times.push(one.merge)
-      readMs = one.read
-      frames = one.frames
-    }
-    // the memory floors, each from a collected start: merge() of the file's bytes (the Reply
-    // only), and a merger that keeps the body and its frames, as the panel's store does
-    const growth = async (keep: boolean) => {
-      await collect(page)
-      const before = total(pids, 'VmRSS')
-      for (const pid of pids) writeFileSync(`/proc/${pid}/clear_refs`, '5')
-      await page.evaluate(async (keep) => {
-        type M = { push(b: Uint8Array): void; end(): unknown; frameCount: number }
-        const w = window as unknown as { DeltascopeCore: { merge(b: Uint8Array, o: object): unknown; createMerger(o: object): M }; __kept?: unknown }
-        const f = (document.getElementById('f') as HTMLInputElement).files![0]!
-        const o = { url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' }
-        if (!keep) { w.DeltascopeCore.merge(new Uint8Array(await f.arrayBuffer()), o); return }
-        const m = w.DeltascopeCore.createMerger(o)
-        const reader = f.stream().getReader()
-        for (;;) { const p = await reader.read(); if (p.done) break; m.push(p.value) }
-        m.end()
-        w.__kept = m
-      }, keep)
-      return total(pids, 'VmHWM') - before
-    }
-    const mergeGrowth = await growth(false)
-    const mergerGrowth = await growth(true)
-    return { ms: median(times), readMs, frames, mergeGrowth, mergerGrowth }
-  } finally {
-    await page.close()
+  await page.setContent('<input type="file" id="f">')
+  await page.addScriptTag({ content: bundle() })
+  await page.setInputFiles('#f', file)
+  const times: number[] = []
+  let readMs = 0
+  let frames = 0
+  const run = async () => {
+    const one = await page.evaluate(async () => {
+      const w = window as unknown as { DeltascopeCore: { merge(b: Uint8Array, o: object): { frameCount: number } } }
+      const f = (document.getElementById('f') as HTMLInputElement).files![0]!
+      const t0 = performance.now()
+      const bytes = new Uint8Array(await f.arrayBuffer())
+      const t1 = performance.now()
+      const reply = w.DeltascopeCore.merge(bytes, { url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' })
+      return { read: t1 - t0, merge: performance.now() - t1, frames: reply.frameCount }
+    })
+    times.push(one.merge)
+    readMs = one.read
+    frames = one.frames
+    return one
   }
+  const finish = async (): Promise<{ ms: number; readMs: number; frames: number; mergeGrowth: number; mergerGrowth: number; times: number[] }> => {
+    try {
+      // the memory floors, each from a collected start: merge() of the file's bytes (the Reply
+      // only), and a merger that keeps the body and its frames, as the panel's store does
+      const growth = async (keep: boolean) => {
+        // the renderers now: the page runs' have come and gone since this page opened
+        const pids = await rendererPids(browser)
+        await collect(page)
+        const before = total(pids, 'VmRSS')
+        for (const pid of pids) writeFileSync(`/proc/${pid}/clear_refs`, '5')
+        await page.evaluate(async (keep) => {
+          type M = { push(b: Uint8Array): void; end(): unknown; frameCount: number }
+          const w = window as unknown as { DeltascopeCore: { merge(b: Uint8Array, o: object): unknown; createMerger(o: object): M }; __kept?: unknown }
+          const f = (document.getElementById('f') as HTMLInputElement).files![0]!
+          const o = { url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' }
+          if (!keep) { w.DeltascopeCore.merge(new Uint8Array(await f.arrayBuffer()), o); return }
+          const m = w.DeltascopeCore.createMerger(o)
+          const reader = f.stream().getReader()
+          for (;;) { const p = await reader.read(); if (p.done) break; m.push(p.value) }
+          m.end()
+          w.__kept = m
+        }, keep)
+        return total(pids, 'VmHWM') - before
+      }
+      const mergeGrowth = await growth(false)
+      const mergerGrowth = await growth(true)
+      return { ms: median(times), readMs, frames, mergeGrowth, mergerGrowth, times }
+    } finally {
+      await page.close()
+    }
+  }
+  return { run, finish }
 }
 
 /** The page's ingest of `file` through its file input; the page is open at the standalone page, idle. */
@@ -190,6 +200,8 @@ export interface PageRun {
   /** Renderer resident set (bytes), all renderer processes: before (after a GC), peak during, after Clear and a GC. */
   rssBefore: number
   rssPeak: number
+  /** The peak over the start (rssPeak − rssBefore): of the medians, the median of each run's. */
+  rssGrowth: number
   rssAfterClear: number
   /** JS heap used (bytes) on the page's thread, before, holding the body, after Clear (each after a GC). */
   heapBefore: number
@@ -233,7 +245,7 @@ async function pageRun(browser: Browser, url: string, file: string, want: { fram
     await new Promise((r) => setTimeout(r, 500))
     return {
       ms: run.ms, longestTaskMs: run.longest, longTasks: run.tasks,
-      rssBefore, rssPeak: run.peak, rssAfterClear: total(pids, 'VmRSS'), heapBefore, heapAfter, heapAfterClear,
+      rssBefore, rssPeak: run.peak, rssGrowth: run.peak - rssBefore, rssAfterClear: total(pids, 'VmRSS'), heapBefore, heapAfter, heapAfterClear,
     }
   } finally {
     await page.close()
@@ -243,25 +255,29 @@ async function pageRun(browser: Browser, url: string, file: string, want: { fram
 /**
  * One body: core merge() in the browser, then the page's ingest, alternately with its store on
  * the UI thread (the baseline: `deltascope-store=local`) and in its worker (what ships),
- * `pairs` times each; the medians.
+ * `pairs` times each; the core's merge() runs once before the pairs and once in each, in a page
+ * of its own kept open; the medians.
  */
-export async function ingestBench(browser: Browser, origin: string, options: { name: string; body: string; coreRuns: number; pairs: number; timeoutMs: number; log: (s: string) => void; profile?: string | null }): Promise<IngestFigures> {
+export async function ingestBench(browser: Browser, origin: string, options: { name: string; body: string; pairs: number; timeoutMs: number; log: (s: string) => void; profile?: string | null }): Promise<IngestFigures> {
   const { name, body, log } = options
   const file = join(tmpdir(), `deltascope-bench-${name.replace(/\W+/g, '-')}.sse`)
   writeFileSync(file, body)
   const bytes = Buffer.byteLength(body)
   const reply = merge(body, { url: 'https://api.openai.com/v1/chat/completions', contentType: 'text/event-stream' })
   const want = { frames: reply.frameCount, finish: reply.choices[0]?.finishReason ?? '' }
-  const core = await coreInBrowser(browser, file, options.coreRuns)
-  if (core.frames !== want.frames) throw new Error(`core in the browser read ${core.frames} frames, Node ${want.frames}`)
+  const coreRuns = await coreInBrowser(browser, file)
+  const first = await coreRuns.run()
+  if (first.frames !== want.frames) throw new Error(`core in the browser read ${first.frames} frames, Node ${want.frames}`)
   const runs: Record<'local' | 'worker', PageRun[]> = { local: [], worker: [] }
   for (let i = 0; i < options.pairs; i++) {
+    await coreRuns.run()
     for (const variant of ['local', 'worker'] as const) {
       const url = `${origin}/?deltascope-test${variant === 'local' ? '&deltascope-store=local' : ''}`
       const last = i === options.pairs - 1 && variant === 'worker'
       runs[variant].push(await pageRun(browser, url, file, want, options.timeoutMs, last ? options.profile ?? null : null, log))
     }
   }
+  const core = await coreRuns.finish()
   const mid = (variant: 'local' | 'worker'): PageRun => {
     const list = runs[variant]
     const m = (f: (r: PageRun) => number) => median(list.map(f))
@@ -269,7 +285,7 @@ export async function ingestBench(browser: Browser, origin: string, options: { n
     return {
       ms: times.includes(null) ? null : median(times as number[]),
       longestTaskMs: m((r) => r.longestTaskMs), longTasks: m((r) => r.longTasks),
-      rssBefore: m((r) => r.rssBefore), rssPeak: m((r) => r.rssPeak), rssAfterClear: m((r) => r.rssAfterClear),
+      rssBefore: m((r) => r.rssBefore), rssPeak: m((r) => r.rssPeak), rssGrowth: m((r) => r.rssGrowth), rssAfterClear: m((r) => r.rssAfterClear),
       heapBefore: m((r) => r.heapBefore), heapAfter: m((r) => r.heapAfter), heapAfterClear: m((r) => r.heapAfterClear),
     }
   }
@@ -283,14 +299,14 @@ export async function ingestBench(browser: Browser, origin: string, options: { n
   const mb = (x: number) => `${(x / 1048576).toFixed(0)} MB`
   const line = (label: string, r: PageRun) => {
     log(`  ${label}: file chosen → final reply ${r.ms === null ? 'never' : `${r.ms.toFixed(0)} ms (${(r.ms / core.ms).toFixed(2)}× the core)`}; longest UI task ${r.longestTaskMs.toFixed(0)} ms (${r.longTasks} over 50 ms)`)
-    log(`    renderer ${mb(r.rssBefore)} before, peak +${mb(r.rssPeak - r.rssBefore)} (${((r.rssPeak - r.rssBefore) / bytes).toFixed(1)}× the body), ${(r.rssAfterClear / r.rssBefore).toFixed(2)}× the start after Clear; page JS heap ${mb(r.heapAfter)} holding it`)
+    log(`    renderer ${mb(r.rssBefore)} before, peak +${mb(r.rssGrowth)} (${(r.rssGrowth / bytes).toFixed(2)}× the body), ${(r.rssAfterClear / r.rssBefore).toFixed(2)}× the start after Clear; page JS heap ${mb(r.heapAfter)} holding it`)
   }
-  log(`  core merge() in the browser: ${core.ms.toFixed(0)} ms (reading the file there: ${core.readMs.toFixed(0)} ms); medians of ${options.pairs} page runs each`)
+  log(`  core merge() in the browser: ${core.ms.toFixed(0)} ms, the median of ${core.times.length} runs between the page's (${core.times.map((t) => t.toFixed(0)).join(', ')}; reading the file there: ${core.readMs.toFixed(0)} ms); medians of ${options.pairs} page runs each`)
   log(`  the core's own renderer growth: merge() +${mb(core.mergeGrowth)} (${(core.mergeGrowth / bytes).toFixed(1)}× the body); a merger keeping body and frames +${mb(core.mergerGrowth)} (${(core.mergerGrowth / bytes).toFixed(1)}×)`)
   line('page, store on the UI thread (baseline)', local)
   line('page, store in its worker (shipped)', page)
   // each run, for the spread behind the medians (the machine moves ±15% from one minute to the next)
-  const each = (r: PageRun) => `${r.ms === null ? 'never' : `${(r.ms / core.ms).toFixed(2)}×`} ${r.longestTaskMs.toFixed(0)} ms ${((r.rssPeak - r.rssBefore) / bytes).toFixed(1)}×`
+  const each = (r: PageRun) => `${r.ms === null ? 'never' : `${(r.ms / core.ms).toFixed(2)}×`} ${r.longestTaskMs.toFixed(0)} ms ${(r.rssGrowth / bytes).toFixed(2)}×`
   log(`    each run in its worker (time, longest UI task, growth): ${runs.worker.map(each).join('; ')}`)
   return figures
 }
