@@ -3,9 +3,9 @@
 // done on every batch of a long stream: it is built at once when the estimate (frames × the
 // cost per frame last measured) is cheap; otherwise the index there is stays (stale, or none,
 // and the view says 'pending') and a rebuild is deferred: while the stream grows, at most
-// every max(100 ms, 8 × its cost); a complete stream, right after the first paint; a large
-// body being merged in slices, after its last slice. A click on the reply cannot wait:
-// `ensure` builds it whatever it costs.
+// every max(100 ms, 8 × its cost); a complete stream, after the update that shows it; a
+// large body being merged in slices, after its last slice and that update. A click on the
+// reply cannot wait: `ensure` builds it whatever it costs.
 
 import { ProvenanceIndex } from '../provenance.js'
 import { timed, waitToRerun } from './clock.js'
@@ -22,8 +22,11 @@ const LIVE_CHEAP_MS = 2
 /** While a stream grows, the index is rebuilt at most every max(this, LIVE_RATIO × its cost) ms. */
 const LIVE_INTERVAL_MS = 100
 const LIVE_RATIO = 8
-/** A complete long stream: the index right after the first paint. */
-const AFTER_PAINT_MS = 30
+/**
+ * A complete long stream: the index after the update that shows it (the worker's host waits up
+ * to 50 ms between updates: an index built first delayed a 64 MB file's reply by its 55 ms).
+ */
+const AFTER_PAINT_MS = 100
 
 /** A provenance index and what it covers. */
 export interface Index {
@@ -109,13 +112,15 @@ export class ProvenanceSchedule implements RequestCache {
   private schedule(): void {
     if (this.run.waiting) return
     const m = this.model
-    const wait = this.env.merging(m)
+    const merging = this.env.merging(m)
+    const wait = merging
       ? LIVE_INTERVAL_MS
       : m.state === 'live'
         ? Math.max(0, waitToRerun(this.env.now(), this.builtAt, this.estimate(), LIVE_RATIO, LIVE_INTERVAL_MS))
         : AFTER_PAINT_MS
     this.run.schedule(() => {
-      if (this.env.merging(m)) { this.schedule(); return } // a large body is still being merged: after it
+      // asked while a large body was being merged: after its end, and after the update that shows it
+      if (merging) { this.schedule(); return }
       if (this.isFresh(this.current())) return
       this.build()
       this.env.changed()

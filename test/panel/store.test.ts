@@ -494,6 +494,34 @@ describe('panel store', () => {
     expect(store.selection.value!.row.forced).toEqual({ provider: 'openai-chat' })
   })
 
+  it('indexes a large body merged in slices only after the update that shows its end', () => {
+    // every clock reading 400 ms later: indexing looks expensive, so it is deferred
+    let t = 0
+    const deferred: Array<{ work: () => void; ms: number }> = []
+    const { store, pending } = manualStore({ now: () => (t += 400), defer: (work, ms) => { deferred.push({ work, ms }); return () => {} } })
+    const parts: string[] = []
+    for (let i = 0, size = 0; size < 300 * 1024; i++) size += parts[parts.push(chat({ content: `w${i} ` })) - 1]!.length
+    store.apply(request('H'))
+    store.apply({ type: 'select', id: 'H' })
+    // small: indexed at once, and measured as slow
+    store.apply({ type: 'chunk', id: 'H', data: chat({ content: 'a' }), t: T0 + 1 })
+    while (pending.length) pending.shift()!()
+    expect(store.selection.value!.index).toBe('ready')
+    store.apply({ type: 'chunk', id: 'H', data: parts.join(''), t: T0 + 5 })
+    store.apply({ type: 'finished', id: 'H', t: T0 + 9 })
+    // each batch's update read, as the page's host reads it: the index is asked for while merging
+    while (pending.length) { pending.shift()!(); void store.selection.value }
+    expect([store.selection.value!.row.state, store.selection.value!.index, store.selection.value!.frameCount]).toEqual(['finished', 'pending', parts.length + 1])
+    // the run asked for while the body was merged looks again, and waits for the update first
+    const asked = deferred.shift()!
+    expect(asked.ms).toBe(100)
+    asked.work()
+    expect([store.selection.value!.index, deferred.map((d) => d.ms)]).toEqual(['pending', [100]])
+    deferred.shift()!.work()
+    while (pending.length) pending.shift()!()
+    expect(store.selection.value!.index).toBe('ready')
+  })
+
   it('reports live capture as the shell says, starting from its current state', () => {
     const store = createPanelStore({ kind: 'devtools', live: { mechanism: 'a test shell', setEnabled: async () => ({ ok: true }), enabled: () => true } }, { schedule: () => {} })
     expect(store.live.value).toEqual({ enabled: true, message: null })
