@@ -77,8 +77,9 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
   // a batch that leaves work queued (a large body merged in slices) is followed at once: in a
   // worker nothing waits for a paint between slices; other batches wait BATCH_MS, to gather
   let inBatch = false
-  /** What the last batch and the update after it cost (ms). */
+  /** What the last batch and the update after it cost (ms), and when it ended. */
   let cost = 0
+  let ended = -Infinity
   const store = createPanelStore(null, {
     schedule: (run) => {
       const batch = () => {
@@ -86,11 +87,15 @@ export function createStoreHost(port: Port<ToStore, FromStore>, options: StoreOp
         const t = performance.now()
         try { run() } finally {
           inBatch = false
-          cost = performance.now() - t
+          ended = performance.now()
+          cost = ended - t
         }
       }
+      // the wait is counted from the last batch's end: a change after a quiet while (the end of
+      // a file read outside batches) is sent once the spacing is kept, not a whole spacing later
+      const spacing = Math.min(BATCH_MAX_MS, Math.max(BATCH_MS, cost * BATCH_COST_RATIO))
       if (inBatch) void nextTask().then(batch)
-      else setTimeout(batch, Math.min(BATCH_MAX_MS, Math.max(BATCH_MS, cost * BATCH_COST_RATIO)))
+      else setTimeout(batch, Math.max(0, spacing - (performance.now() - ended)))
     },
     ...options,
   })
