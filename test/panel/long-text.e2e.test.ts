@@ -118,6 +118,26 @@ describe('a 1,000,000-character reply', () => {
   }, 120_000)
 })
 
+describe('a 6 MB stream file opened in the page', () => {
+  it('is read by the worker into reused buffers and merged exactly: the reply, and a frame read back from the file', async () => {
+    const parts: string[] = []
+    for (let i = 0; parts.length < 40_000; i++) parts.push(`été ${i} 天气 ☀ `)
+    const body = openaiStream(parts)
+    expect(body.length).toBeGreaterThan(6_000_000)
+    const dir = mkdtempSync(join(tmpdir(), 'ds-file-'))
+    const file = join(dir, 'six-mb.sse')
+    writeFileSync(file, body)
+    await page.locator('[data-testid=file-input]').setInputFiles(file)
+    await page.locator('[data-testid=request-row][data-id^=import][data-state=finished]').last().click()
+    await expect.poll(() => byTestId('frame-count').textContent(), { timeout: 60_000 }).toBe(String(parts.length + 3))
+    await page.locator('.ds-reply [data-testid=text-copy-all]').first().click()
+    await expect.poll(async () => (await clipboard()) === parts.join(''), { timeout: 30_000 }).toBe(true)
+    // frame 2's bytes were let go once merged: read back from the file
+    await page.locator('[data-testid=frame-row][data-seq="2"]').click()
+    await expect.poll(() => page.evaluate(() => document.querySelector('[data-testid=frame-raw]')?.textContent ?? '')).toBe(body.split('\n\n')[2]! + '\n')
+  }, 120_000)
+})
+
 describe('a HAR of 10,000 streaming entries', () => {
   it('ends with exactly 10,000 rows listed, all merged', async () => {
     const before = Number(await byTestId('request-count').textContent())
