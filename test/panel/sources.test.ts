@@ -153,6 +153,23 @@ describe('standalone page inputs', () => {
       return f
     }
     const big = SSE.repeat(Math.ceil((STREAMED_FILE + 1) / SSE.length))
+    /** A byte stream of `bytes` (as a File's is in Chromium): each read fills the reader's buffer, shown first to `asked`. */
+    function byteStreamOf(bytes: Uint8Array, asked: (buffer: Uint8Array) => void): ReadableStream<Uint8Array> {
+      let at = 0
+      return new ReadableStream({
+        type: 'bytes',
+        pull(c) {
+          const request = c.byobRequest!
+          const view = new Uint8Array(request.view!.buffer, request.view!.byteOffset, request.view!.byteLength)
+          if (at >= bytes.byteLength) { c.close(); request.respond(0); return }
+          asked(view)
+          const n = Math.min(view.byteLength, bytes.byteLength - at)
+          view.set(bytes.subarray(at, at + n))
+          at += n
+          request.respond(n)
+        },
+      })
+    }
 
     /** A store whose batches run on timers, fed `streams`; resolves once the first request ended. */
     async function fedAndEnded(streams: ReturnType<typeof readSource>['streams'], options: StoreOptions = {}) {
@@ -223,23 +240,7 @@ describe('standalone page inputs', () => {
       const file = fileOf('big.sse', big, { whole: false })
       const asked: number[] = []
       const bytes = new TextEncoder().encode(big)
-      let at = 0
-      const byteFile = {
-        ...file,
-        stream: () => new ReadableStream({
-          type: 'bytes',
-          pull(c) {
-            const request = c.byobRequest!
-            const view = request.view!
-            asked.push(view.byteLength)
-            if (at >= bytes.byteLength) { c.close(); request.respond(0); return }
-            const n = Math.min(view.byteLength, bytes.byteLength - at)
-            new Uint8Array(view.buffer, view.byteOffset, n).set(bytes.subarray(at, at + n))
-            at += n
-            request.respond(n)
-          },
-        }),
-      }
+      const byteFile = { ...file, stream: () => byteStreamOf(bytes, (buffer) => asked.push(buffer.byteLength)) }
       const read = await fedAndEnded((await readFile(byteFile)).streams)
       const plain = await fedAndEnded((await readFile(file)).streams)
       expect(asked.slice(0, 3)).toEqual([256 * 1024, 256 * 1024, 256 * 1024])
@@ -258,27 +259,10 @@ describe('standalone page inputs', () => {
       const text = big + long + big
       const bytes = new TextEncoder().encode(text)
       const file = fileOf('big.sse', text, { whole: false })
-      let at = 0
       let fresh = 0
       let reused = 0
-      const byteFile = {
-        ...file,
-        stream: () => new ReadableStream({
-          type: 'bytes',
-          pull(c) {
-            const request = c.byobRequest!
-            const view = new Uint8Array(request.view!.buffer, request.view!.byteOffset, request.view!.byteLength)
-            if (at >= bytes.byteLength) { c.close(); request.respond(0); return }
-            // a buffer made for this read is all zeros; one used before still holds its bytes
-            if (view.some((b) => b !== 0)) reused++
-            else fresh++
-            const n = Math.min(view.byteLength, bytes.byteLength - at)
-            view.set(bytes.subarray(at, at + n))
-            at += n
-            request.respond(n)
-          },
-        }),
-      }
+      // a buffer made for this read is all zeros; one used before still holds its bytes
+      const byteFile = { ...file, stream: () => byteStreamOf(bytes, (buffer) => { if (buffer.some((b) => b !== 0)) reused++; else fresh++ }) }
       const readSync = (_source: unknown, from: number, to: number) => bytes.slice(from, to)
       const read = await fedAndEnded((await readFile(byteFile)).streams, { readSync })
       const plain = await fedAndEnded((await readFile(file)).streams)
