@@ -93,18 +93,6 @@ describe('TextBuffer read while it grows', () => {
     b.append('Z')
     expect([b.toString(), b.equals('abcZ'), b.head(2)]).toEqual(['abcZ', true, 'ab'])
   })
-
-  it('a long text read at every append is exact (written back each time)', () => {
-    const b = new TextBuffer()
-    let want = ''
-    for (let i = 0; i < 3000; i++) {
-      const piece = i % 7 === 0 ? '\u5929\u6c14 ' : `w${i} `
-      b.append(piece)
-      want += piece
-      if (i % 3 === 0) expect(b.toString()).toBe(want)
-    }
-    expect([b.toString(), b.length]).toEqual([want, want.length])
-  })
 })
 
 describe('ProvenanceLog.truncate', () => {
@@ -295,7 +283,8 @@ describe('TextBuffer', () => {
       const piece = i % 7 === 0 ? 'météo 天气 ' : `word${i} `
       b.append(piece)
       want += piece
-      if (i % 9_999 === 0) expect(b.toString()).toBe(want)
+      // read often at first (each read lets the code units go; the next append writes them back)
+      if (i % 9_999 === 0 || (i < 3_000 && i % 3 === 0)) expect(b.toString()).toBe(want)
     }
     expect([b.toString() === want, b.length === want.length]).toEqual([true, true])
     b.set('18°C')
