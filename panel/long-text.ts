@@ -4,8 +4,12 @@
 
 /** Characters of a raw frame or a JSON string value shown before the cut. */
 export const DISPLAY_CUT = 10_000
-/** Characters laid out per step when a long text is shown in full (one step per animation frame). */
-export const STEP_CHARS = 32_768
+/**
+ * Characters laid out per step when a long text is shown in full (one step per animation
+ * frame). "Show all" on a million characters: 32,768 a step made a first frame of 180–230 ms
+ * of style and layout; 16,384 make it 100 ms, and the whole text is in the page in 2 s.
+ */
+export const STEP_CHARS = 16_384
 
 /** `at`, moved back one when it would split a surrogate pair. */
 export function safeCut(text: string, at: number): number {
