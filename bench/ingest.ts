@@ -103,7 +103,6 @@ async function coreInBrowser(browser: Browser, file: string) {
   await page.setInputFiles('#f', file)
   const times: number[] = []
   let readMs = 0
-  let frames = 0
   const run = async () => {
     const one = await page.evaluate(async () => {
       const w = window as unknown as { DeltascopeCore: { merge(b: Uint8Array, o: object): { frameCount: number } } }
@@ -116,10 +115,9 @@ async function coreInBrowser(browser: Browser, file: string) {
     })
     times.push(one.merge)
     readMs = one.read
-    frames = one.frames
     return one
   }
-  const finish = async (): Promise<{ ms: number; readMs: number; frames: number; mergeGrowth: number; mergerGrowth: number; times: number[] }> => {
+  const finish = async (): Promise<{ ms: number; readMs: number; mergeGrowth: number; mergerGrowth: number; times: number[] }> => {
     try {
       // the memory floors, each from a collected start: merge() of the file's bytes (the Reply
       // only), and a merger that keeps the body and its frames, as the panel's store does
@@ -145,7 +143,7 @@ async function coreInBrowser(browser: Browser, file: string) {
       }
       const mergeGrowth = await growth(false)
       const mergerGrowth = await growth(true)
-      return { ms: median(times), readMs, frames, mergeGrowth, mergerGrowth, times }
+      return { ms: median(times), readMs, mergeGrowth, mergerGrowth, times }
     } finally {
       await page.close()
     }

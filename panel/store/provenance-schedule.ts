@@ -26,7 +26,7 @@ const LIVE_RATIO = 8
  * A complete long stream: the index after the update that shows it (the worker's host waits up
  * to 50 ms between updates: an index built first delayed a 64 MB file's reply by its 55 ms).
  */
-const AFTER_PAINT_MS = 100
+const AFTER_UPDATE_MS = 100
 
 /** A provenance index and what it covers. */
 export interface Index {
@@ -117,7 +117,7 @@ export class ProvenanceSchedule implements RequestCache {
       ? LIVE_INTERVAL_MS
       : m.state === 'live'
         ? Math.max(0, waitToRerun(this.env.now(), this.builtAt, this.estimate(), LIVE_RATIO, LIVE_INTERVAL_MS))
-        : AFTER_PAINT_MS
+        : AFTER_UPDATE_MS
     this.run.schedule(() => {
       // asked while a large body was being merged: after its end, and after the update that shows it
       if (merging) { this.schedule(); return }

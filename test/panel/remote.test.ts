@@ -362,6 +362,17 @@ describe('the store in a worker, seen through its mirror', () => {
     expect([host.store.live.value.enabled, mirror.live.value.enabled]).toEqual([true, true])
   })
 
+  it('runs a batch after a quiet while at once: its wait counts from the last batch\'s end, not from the change', async () => {
+    const channel = new MessageChannel()
+    open.push(channel.port1, channel.port2)
+    const host = createStoreHost(channel.port1 as unknown as Port<ToStore, FromStore>)
+    await new Promise((r) => setTimeout(r, 40))
+    host.store.apply(request('quiet'))
+    // a timer due in 5 ms sees the batch done (BATCH_MS, 16 ms, counted from the change would not)
+    const listed = await new Promise<number>((r) => setTimeout(() => r(host.store.requests.peek().length), 5))
+    expect(listed).toBe(1)
+  })
+
   it('clears, and a Clear on the mirror empties the store', async () => {
     const { mirror, host, apply } = joined()
     apply(events('r1', STREAM))
